@@ -188,6 +188,15 @@ import Testing
         #expect(
             Self.problem(variables: ["APNSCTL_KEY": "k.pem"], file: nil)?.message
                 == "APNSCTL_KEY is the certificate's private key: set APNSCTL_CERT to the certificate with it")
+        // Beside a .p8 key, a certificate's key is to be left out (giving a certificate too is refused next).
+        #expect(
+            Self.problem(
+                flags: Self.flags {
+                    $0[.key] = "k.pem"
+                    $0[.authKey] = "AuthKey_ABCDE12345.p8"
+                    $0[.teamID] = "TEAM123456"
+                }, file: nil)?.message
+                == "--key is a certificate's private key, and token auth (--auth-key) takes none: leave it out")
         #expect(
             Self.problem(flags: Self.flags { $0.profile = "k" }, file: "[profiles.k]\nkey = \"k.pem\"\n")?.message
                 .hasSuffix("the profile has no cert: apnsctl config set --profile k cert FILE") == true)

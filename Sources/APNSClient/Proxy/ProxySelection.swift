@@ -33,10 +33,15 @@ public struct ProxySelection: Sendable, Equatable {
         guard let url, !url.trimmingBlanks().isEmpty else {
             return ProxySelection(proxy: nil, source: nil, bypassedBy: nil)
         }
-        let proxy = try ProxyServer(url: url, source: source)
-        if let noProxy, NoProxyList(noProxy).matches(host: host) {
+        let exempt = noProxy.map { NoProxyList($0).matches(host: host) } ?? false
+        // One of curl's variables that this host is exempt from is never used, so not read either, as curl does not:
+        // a machine's stale https_proxy must not stop a send to a host NO_PROXY names. A proxy given to apnsctl
+        // (flag, APNSCTL_PROXY, profile) is checked all the same.
+        if exempt && proxyVariables.contains(source) {
             return ProxySelection(proxy: nil, source: source, bypassedBy: noProxyLabel)
         }
+        let proxy = try ProxyServer(url: url, source: source)
+        if exempt { return ProxySelection(proxy: nil, source: source, bypassedBy: noProxyLabel) }
         return ProxySelection(proxy: proxy, source: source, bypassedBy: nil)
     }
 }

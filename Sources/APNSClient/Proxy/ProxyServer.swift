@@ -115,6 +115,18 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
         }
         // No host name starts with a hyphen (RFC 1123): `-` is standard input's name, or a flag taken as the value.
         if parts.host.hasPrefix("-") { throw problem("a host name cannot start with -") }
+        // A typo the resolver would be asked about (`http:host:port`, `host;port`): refused as the URL's, not looked up.
+        if parts.host.contains(":") {
+            let address = parts.host.prefix { $0 != "%" }
+            if !address.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) {
+                let scheme = address.prefix { $0 != ":" }
+                throw problem(
+                    ["http", "socks5", "socks5h"].contains(scheme.lowercased())
+                        ? "a scheme is followed by :// (\(scheme)://)" : "not a host name or an IPv6 address")
+            }
+        } else if let bad = parts.host.first(where: { !($0.isLetter || $0.isNumber || "-._".contains($0)) }) {
+            throw problem("a host name holds no \(JSONWriter.quoted(String(bad)))")
+        }
         // RFC 1929 gives each a length byte: a longer one would be cut, and the proxy would refuse it as wrong.
         if kind != .http, (user?.utf8.count ?? 0) > 255 || (password?.utf8.count ?? 0) > 255 {
             throw problem("a SOCKS5 user name and password are at most 255 bytes each (RFC 1929)")

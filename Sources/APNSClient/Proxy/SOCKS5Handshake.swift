@@ -125,11 +125,18 @@ struct SOCKS5Handshake: ProxyHandshake {
     /// RFC 1928 §6's reply codes.
     static func replyText(_ code: UInt8) -> String {
         switch code {
-        case 1: return "general SOCKS server failure (reply 1)"
-        case 2: return "connection not allowed by its rules (reply 2)"
-        case 3: return "network unreachable (reply 3)"
+        // What to check follows each, as after an HTTP proxy's 5xx: the proxy itself answered.
+        case 1:
+            return
+                "general SOCKS server failure (reply 1): the proxy could not reach the APNs host; check its name and the proxy's own network"
+        case 2:
+            return "connection not allowed by its rules (reply 2): the proxy does not allow this destination or port"
+        case 3:
+            return
+                "network unreachable (reply 3): the proxy could not reach the APNs host; check the proxy's own network"
         case 4: return "host unreachable (reply 4): can the proxy resolve and reach the APNs host?"
-        case 5: return "connection refused by the APNs host (reply 5)"
+        case 5:
+            return "connection refused by the APNs host (reply 5): is the server running there, and is the port right?"
         case 6: return "TTL expired (reply 6)"
         case 7: return "command not supported (reply 7)"
         case 8: return "address type not supported (reply 8); try socks5:// instead of socks5h://"

@@ -107,6 +107,17 @@ public final class TLSConnection {
                         ? " (the certificate is not for \(name))"
                         : " (the certificate is for \(names.joined(separator: ", ")), not for \(name))"
                 }
+                // A certificate refused for its dates: which one, and its dates, so the user can tell a clock that is
+                // wrong from a server whose certificate has lapsed.
+                if verify == X509_V_ERR_CERT_HAS_EXPIRED || verify == X509_V_ERR_CERT_NOT_YET_VALID {
+                    let now = SystemClock.now()
+                    if let lapsed = presentedChain.first(where: { now > $0.notAfter || now < $0.notBefore }) {
+                        let name = lapsed.info.commonName.map { "the certificate of \($0)" } ?? "the certificate"
+                        text +=
+                            " (\(name) is valid from \(ISO8601.format(epochSeconds: lapsed.notBefore)) to "
+                            + "\(ISO8601.format(epochSeconds: lapsed.notAfter)))"
+                    }
+                }
                 if let trust = context.systemTrust,
                     [
                         X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN,

@@ -40,6 +40,8 @@ struct DoctorPlan {
     /// Where the probe's topic came from (`--topic`, `topic in profile dev (…:3)`, the certificate's bundle id), for
     /// a refusal of the topic: a stale profile's topic is the usual cause.
     var topicOrigin = "--topic"
+    /// With a mock profile, what to do when nothing answers at its endpoint: the mock has stopped.
+    var stoppedMockAdvice: String? = nil
 
     /// The probe's device token: 32 zero bytes, a token APNs never issues.
     static let probeDevice = String(repeating: "0", count: 64)
@@ -75,7 +77,9 @@ extension APNSCtl.Doctor {
         // The mock profile's environment is the one the mock plays: a build of the other is refused, as send
         // refuses it, rather than probed where its tokens would not work.
         if settings.mockReadyFile != nil { try app?.checkEnvironment(settings) }
-        let topic = settings[.topic]?.value ?? app?.build.topic
+        // The mock profile's topic is a default (the mock certificate's bundle id), which the build's comes before.
+        let mockTopic: Bool = if case .mock? = settings[.topic]?.origin { true } else { false }
+        let topic = (mockTopic ? app?.build.topic : nil) ?? settings[.topic]?.value ?? app?.build.topic
         if settings[.authKey] != nil && topic == nil { throw CredentialChoice.topicRequired }
         if let given = settings[.topic]?.value {
             try TopicShape.check(given, label: "\(settings.label(.topic)) \(given)")
@@ -174,8 +178,9 @@ extension APNSCtl.Doctor {
             routes: used, explicit: wanted != nil, credentials: credentials, app: appCheck?.check,
             stopBeforeNetwork: stop || appCheck?.stopBeforeNetwork == true,
             configuration: configuration, probe: probe, keyID: ids?.keyID, teamID: ids?.teamID)
+        plan.stoppedMockAdvice = StoppedMock.advice(settings)
         plan.topicOrigin =
-            settings[.topic] != nil
+            settings[.topic] != nil && !(mockTopic && app?.build.topic != nil)
             ? settings.label(.topic) : topic != nil ? "the app build's bundle id" : "the certificate's bundle id"
         return plan
     }

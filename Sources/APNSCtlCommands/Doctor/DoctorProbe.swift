@@ -225,8 +225,8 @@ struct DoctorProbe {
                 "the proxy \(proxy.display) (from \(route.proxy.source ?? "--proxy")) does not accept connections; check it, or exempt the host with NO_PROXY/--noproxy"
         }
         guard route.isAppleHost else {
-            return
-                "is the server at --endpoint \(route.endpoint.url) running? (for apnsctl mock: the endpoint in its mock.json)"
+            return plan.stoppedMockAdvice
+                ?? "is the server at --endpoint \(route.endpoint.url) running? (for apnsctl mock: the endpoint in its mock.json)"
         }
         let other = route.endpoint.port == 443 ? 2197 : 443
         let works: Bool

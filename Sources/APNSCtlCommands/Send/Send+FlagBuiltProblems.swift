@@ -7,8 +7,13 @@ extension APNSCtl.Send {
     /// The flag that writes an `aps` key (`content-state`, `alert.title`), what its value is called in advice,
     /// and whether it was given.
     private func writer(ofKey key: String, inner: String) -> (flag: String, value: String, given: Bool)? {
+        // A channel takes no start (65): only the events a broadcast can carry are offered.
+        let events = broadcast.channels.isEmpty ? "start|update|end" : "update|end"
         switch key {
-        case "event": return ("--live-activity", "start|update|end", liveActivity.event != nil)
+        case "event": return ("--live-activity", events, liveActivity.event != nil)
+        // Without an event, --live-activity is the flag to add: it sets the timestamp too.
+        case "timestamp" where liveActivity.event == nil && liveActivity.timestamp == nil:
+            return ("--live-activity", events, false)
         case "timestamp": return ("--timestamp", "now", liveActivity.timestamp != nil || liveActivity.event != nil)
         case "content-state": return ("--content-state", "JSON", liveActivity.contentState != nil)
         case "attributes-type": return ("--attributes-type", "NAME", liveActivity.attributesType != nil)

@@ -76,10 +76,12 @@ extension APNSCtl.Send {
         if description.topicIsBundleDefault, payload.payload.simulatorTargetBundle?.isEmpty == false {
             (description.topic, description.topicIsBundleDefault) = (nil, false)
         }
-        // The app build (66 unreadable, 65 malformed): its bundle id is the topic unless one is given, and gets
-        // the push type's suffix, whatever decides the type.
+        // The app build (66 unreadable, 65 malformed): its bundle id is the topic unless one is given (the mock
+        // profile's is a default, as a certificate's is), and gets the push type's suffix, whatever decides the type.
         let app = try appRules(settings, in: world)
-        if description.topic == nil, payload.payload.simulatorTargetBundle == nil, let topic = app?.build.topic {
+        if description.topic == nil || description.topicIsBundleDefault, payload.payload.simulatorTargetBundle == nil,
+            let topic = app?.build.topic
+        {
             description.topic = topic
             description.topicIsBundleDefault = true
         }

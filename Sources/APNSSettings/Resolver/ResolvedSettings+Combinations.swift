@@ -69,6 +69,12 @@ extension ResolvedSettings {
             )
         }
         if let key, certificate == nil {
+            // Beside a .p8 key, a certificate's key is one too many: giving a certificate too is refused next.
+            if let token {
+                throw .usage(
+                    "\(Self.name(key.origin, Setting.of(.key).name)) is a certificate's private key, and token auth "
+                        + "(\(Self.name(token.origin, Setting.of(.authKey).name))) takes none: leave it out")
+            }
             throw .usage(Self.keyWithoutCertificate(key.origin, location: location, ignored: ignoredCertificate))
         }
         if let id = self[.keyID], token == nil {

@@ -38,6 +38,15 @@ import Testing
         #expect(try choose("http://a:1", noProxy: "*").bypassedBy == "--noproxy")
     }
 
+    /// curl's variable for a host it exempts is not read, as curl does not read it: a stale, malformed https_proxy
+    /// does not stop a send to a host NO_PROXY names. A proxy given to apnsctl itself is still checked.
+    @Test func anExemptHostIgnoresAMalformedVariableOnly() throws {
+        let skipped = try choose("htps://p:1", label: "https_proxy", noProxy: "*")
+        #expect(skipped.proxy == nil && skipped.bypassedBy == "--noproxy")
+        #expect(throws: ProxyServer.Problem.self) { try choose("htps://p:1", label: "https_proxy") }
+        #expect(throws: ProxyServer.Problem.self) { try choose("htps://p:1", label: "--proxy", noProxy: "*") }
+    }
+
     @Test func aBadURLNamesItsSource() {
         do {
             _ = try choose("socks4://p:1", label: "ALL_PROXY")

@@ -35,6 +35,23 @@ import Testing
         #expect(throws: ProxyServer.Problem.self) { try ProxyServer(url: url) }
     }
 
+    /// Typos that were taken for a host and handed to the resolver (exit 69, "cannot resolve"): refused as the URL's
+    /// (64), saying what is wrong.
+    @Test(arguments: [
+        ("http:127.0.0.1:23010", "a scheme is followed by :// (http://)"),
+        ("http://127.0.0.1;23010", "a host name holds no \";\""),
+        ("http://pro xy:1", "holds a space"),
+        ("http://[fe80::zz]:1", "not a host name or an IPv6 address"),
+    ])
+    func aTypoInTheHostIsTheURLs(_ url: String, _ reason: String) {
+        do {
+            _ = try ProxyServer(url: url, source: "--proxy")
+            Issue.record("accepted \(url)")
+        } catch {
+            #expect(error.message.contains(reason), "\(error.message)")
+        }
+    }
+
     @Test func displayAndMessagesNeverShowThePassword() throws {
         let p = try ProxyServer(url: "http://alice:topsecret@proxy:3128")
         #expect(p.display == "http://alice:***@proxy:3128")

@@ -30,6 +30,14 @@ import Testing
             return try fixtures.ipa(of: app, as: "\(profile.rawValue)-\(team ?? "")-\(bundle ?? "").ipa")
         }
 
+        /// The variables for `-p mock` and `-p mock-token` against the sandbox mock, with folders of `home`.
+        func mockProfileEnvironment(_ home: TemporaryDirectory) -> [String: String] {
+            [
+                "APNSCTL_MOCK_STATE_DIR": sandbox.stateDirectory.path, "XDG_CONFIG_HOME": home.file("config"),
+                "XDG_CACHE_HOME": home.file("cache"), "XDG_STATE_HOME": home.file("state"),
+            ]
+        }
+
         func send(_ extra: [String], token auth: Bool = false) throws -> CommandResult {
             let cache = try TemporaryDirectory(prefix: "cache")
             let credentials =
@@ -163,10 +171,7 @@ import Testing
     @Test func theMockProfilesEnvironmentMeetsTheBuilds() throws {
         let setup = try Setup()
         let home = try TemporaryDirectory(prefix: "home")
-        let environment = [
-            "APNSCTL_MOCK_STATE_DIR": setup.sandbox.stateDirectory.path, "XDG_CONFIG_HOME": home.file("config"),
-            "XDG_CACHE_HOME": home.file("cache"), "XDG_STATE_HOME": home.file("state"),
-        ]
+        let environment = setup.mockProfileEnvironment(home)
         let send = ["send", "-p", "mock", "--alert", "hi", "-d", Self.token, "--app"]
         let development = try InProcess.apnsctl(send + [try setup.ipa(.development)], environment: environment)
         #expect(development.status == 0, "\(development.stderr)")
@@ -185,6 +190,24 @@ import Testing
         #expect(doctor.status == 77, "\(doctor.stdout)\(doctor.stderr)")
         #expect(doctor.stderr.contains("but the mock of"), "\(doctor.stderr)")
         #expect(!doctor.stdout.contains("dns"), "\(doctor.stdout)")
+    }
+
+    /// The mock-token profile's topic is the mock's bundle id, a default: --app's build comes before it, as it comes
+    /// before a certificate's (its warning said to leave out a topic the user never gave).
+    @Test func theBuildsBundleComesBeforeTheMockProfilesTopic() throws {
+        let setup = try Setup()
+        let home = try TemporaryDirectory(prefix: "home")
+        let environment = setup.mockProfileEnvironment(home)
+        let build = try setup.ipa(.development, bundle: "com.example.other")
+        let send = try InProcess.apnsctl(
+            ["send", "-p", "mock-token", "--app", build, "--alert", "hi", "-d", Self.token], environment: environment)
+        #expect(send.status == 0, "\(send.stderr)")
+        #expect(!send.stderr.contains("is not the app of"), "\(send.stderr)")
+        #expect(setup.sandbox.stdout.contains(#""topic":"com.example.other""#), "\(setup.sandbox.stdout)")
+        #expect(!setup.sandbox.stdout.contains(#""topic":"\#(setup.sandbox.bundleID)""#), "\(setup.sandbox.stdout)")
+        let doctor = try InProcess.apnsctl(["doctor", "-p", "mock-token", "--app", build], environment: environment)
+        #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
+        #expect(!setup.sandbox.stdout.contains(#""topic":"\#(setup.sandbox.bundleID)""#), "\(setup.sandbox.stdout)")
     }
 
     @Test func aBrokenBuildIs65AndAMissingOne66() throws {

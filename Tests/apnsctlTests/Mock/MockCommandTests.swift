@@ -310,6 +310,12 @@ import Testing
                 channel.stderr.contains("warning: -p mock: nothing answers at the endpoint \(ready) names"),
                 "\(output): \(channel.stderr)")
         }
+        // doctor's connect line, which asked about an --endpoint never given.
+        let doctor = try InProcess.apnsctl(["doctor", "-p", "mock"], environment: environment)
+        #expect(doctor.status == 69, "\(doctor.stdout)\(doctor.stderr)")
+        let connect = doctor.lines.first { $0.hasPrefix("fail  connect ") } ?? ""
+        #expect(connect.contains("-p mock: nothing answers at the endpoint \(ready) names"), "\(doctor.stdout)")
+        #expect(!connect.contains("--endpoint"), "\(doctor.stdout)")
         let flag = try InProcess.apnsctl(
             ["send", "-p", "mock", "--endpoint", "https://127.0.0.1:9", "--alert", "x", "-d", token, "--no-history"],
             environment: environment)

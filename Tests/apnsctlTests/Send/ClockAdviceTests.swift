@@ -33,6 +33,11 @@ import Testing
         ])
         #expect(r.status == 69, "\(r.stderr)")
         #expect(r.stdout.contains("certificate is not yet valid"), "\(r.stdout)")
+        // Which certificate, and its dates: a clock that is wrong is told from a server whose certificate lapsed.
+        #expect(
+            r.stdout.contains(
+                "(the certificate of localhost is valid from \(ISO8601.format(epochSeconds: now + 86_400)) to "),
+            "\(r.stdout)")
         #expect(
             r.stdout.contains(
                 "this machine's clock may be wrong (certificates are checked against it): compare date -u"),

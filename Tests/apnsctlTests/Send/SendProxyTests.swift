@@ -303,7 +303,7 @@ import Testing
             #expect(refused.status == 69)
             #expect(
                 refused.errorLines.last?.contains(
-                    "SOCKS5 proxy socks5h://127.0.0.1:\(socks.port) refused: connection refused by the APNs host (reply 5)"
+                    "SOCKS5 proxy socks5h://127.0.0.1:\(socks.port) refused: connection refused by the APNs host (reply 5): is the server running there, and is the port right?"
                 )
                     == true,
                 "\(refused.stderr)")

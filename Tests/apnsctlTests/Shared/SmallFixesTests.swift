@@ -236,6 +236,16 @@ import Testing
                     "; a simulator is chosen with --simulator (booted, its UDID or its name), not -d") == true,
                 "\(value): \(r.stderr)")
         }
+        // An alert typed for a channel: the events a broadcast can carry (a start is refused), and --live-activity for
+        // the missing timestamp too (it sets one), not --timestamp beside it.
+        let broadcast = try InProcess.apnsctl(
+            ["send", "--channel", "YWJjZA==", "--alert", "Hi", "--cert", credentials.pushFile, "--dry-run"])
+        #expect(broadcast.status == 65, "\(broadcast.stderr)")
+        #expect(
+            broadcast.errorLines.prefix(2).allSatisfy { $0.hasSuffix("; add --live-activity update|end") },
+            "\(broadcast.stderr)")
+        #expect(!broadcast.stderr.contains("start|update|end"), "\(broadcast.stderr)")
+        #expect(!broadcast.stderr.contains("--timestamp now"), "\(broadcast.stderr)")
         // Only where the command has the flag: jwt takes no --ca-file.
         let jwt = try InProcess.apnsctl(["jwt", "--cacert", "x"])
         #expect(jwt.status == 64)
