@@ -7,7 +7,8 @@ import Testing
 /// user reads `/proc/PID/cmdline` while curl runs), and single-quotes its strings, so pasting it into an
 /// interactive bash expands no `!`. The block is pasted into `bash -i` (history expansion on, as in a
 /// terminal) with a fake `curl` first on `PATH` that records its arguments, the header file, standard input or
-/// config it was given, and the body.
+/// config it was given, and the body. The `apnsctl jwt` the block calls by name runs in the test process
+/// (`ApnsctlByName`).
 @Suite struct DryRunCurlSecrecyTests {
     static let deviceToken = String(repeating: "3f2a", count: 16)
 
@@ -68,12 +69,17 @@ import Testing
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: record, withIntermediateDirectories: true)
         _ = try directory.write("bin/curl", fakeCurl + "\n", mode: 0o755)
+        let apnsctl = try ApnsctlByName(in: directory)
         var shellEnvironment = environment.merging(shell) { $1 }
-        shellEnvironment["PATH"] = CommandRunner.searchPath(for: block, first: [bin])
+        shellEnvironment["PATH"] = apnsctl.searchPath(first: [bin])
         shellEnvironment["FAKE_CURL_RECORD"] = record
         let pasted = try CommandRunner.run(
             "bash", ["--norc", "--noprofile", "-i"], stdin: Array(block.utf8),
             environment: shellEnvironment, timeout: 60)
+        apnsctl.stop()
+        // A token comes from the one `apnsctl jwt` the block runs; a certificate needs no call.
+        let jwtCalls = apnsctl.calls.filter { $0.first == "jwt" }.count
+        #expect(jwtCalls == (arguments.contains("--auth-key") ? 1 : 0), "\(apnsctl.calls)\n\(block)")
         #expect(!pasted.stderr.contains("event not found"), "\(pasted.stderr)\n\(block)")
         #expect(pasted.stdout.contains("HTTP/2 200"), "curl did not run: \(pasted.stdout)\n\(pasted.stderr)\n\(block)")
 

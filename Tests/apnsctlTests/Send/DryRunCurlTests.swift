@@ -94,11 +94,21 @@ import Testing
             if input == .der {
                 #expect(script.contains("--cert-type DER") && script.contains("--key-type DER"), "\(script)")
             }
-            // The block may call apnsctl by name (for the JWT); the passphrase comes from the same places.
+            // The block may call apnsctl by name (for the JWT, or to convert a legacy `.p12`), here run by the
+            // test process; the passphrase comes from the same places.
+            let apnsctl = try ApnsctlByName(in: dir)
             var shellEnvironment = environment
-            shellEnvironment["PATH"] = CommandRunner.searchPath(for: script)
+            shellEnvironment["PATH"] = apnsctl.searchPath()
             let run = try CommandRunner.run(
                 "/bin/sh", [], stdin: Array(script.utf8), environment: shellEnvironment, timeout: 60)
+            apnsctl.stop()
+            let expected: [String] =
+                switch input {
+                case .tokenAuth: ["jwt"]
+                case .legacyPKCS12, .legacyPKCS12EmptyPassword: ["convert"]
+                default: []
+                }
+            #expect(apnsctl.calls.compactMap { $0.first } == expected, "\(apnsctl.calls)\n\(script)")
             #expect(run.status == 0, "\(input): \(run.stderr)\n\(script)")
             #expect(run.stdout.hasPrefix("HTTP/2 200"), "\(input): \(run.stdout)\n\(script)")
         }

@@ -591,12 +591,12 @@ import Testing
         let lines = dry.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let body = try #require(lines.first { $0.hasPrefix(#"{"aps":{"event":"start""#) })
         let script = try #require(DryRunCurlTests.curlPart(dry.stdout))
+        let apnsctl = try ApnsctlByName(in: mock.scratch)
         let run = try CommandRunner.run(
             "/bin/sh", [], stdin: Array(script.utf8),
-            environment: [
-                "PATH": CommandRunner.searchPath(for: script),
-                "XDG_CACHE_HOME": mock.scratch.path,
-            ])
+            environment: ["PATH": apnsctl.searchPath(), "XDG_CACHE_HOME": mock.scratch.path])
+        apnsctl.stop()
+        #expect(apnsctl.calls.map { $0.first } == ["jwt"], "\(apnsctl.calls)")
         #expect(run.stdout.hasPrefix("HTTP/2 200"), "\(run.stdout) \(run.stderr)")
         let got = try #require(mock.requests.first)
         #expect(got.body == body)
