@@ -118,13 +118,19 @@ public final class TLSConnection {
                             + "\(ISO8601.format(epochSeconds: lapsed.notAfter)))"
                     }
                 }
-                if let trust = context.systemTrust,
-                    [
-                        X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN,
-                        X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT,
-                    ].contains(Int32(verify))
-                {
+                let issuerUnknown = [
+                    X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN,
+                    X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT,
+                ].contains(Int32(verify))
+                if issuerUnknown, let trust = context.systemTrust {
                     text += "; searched \(trust.description)" + (trust.advice.map { "; \($0)" } ?? "")
+                }
+                // The file the user gave holds another CA: which one the server's chain wants, so they can find it.
+                if issuerUnknown, let caFile = context.caFile {
+                    let issuer = presentedChain.last.flatMap { Self.commonName(of: $0.issuerEntries) }
+                    text +=
+                        "; the CA file \(caFile) does not hold "
+                        + (issuer.map { "the CA that issued it (\($0))" } ?? "the CA that issued it")
                 }
                 ERR_clear_error()
                 throw .verification(text)
@@ -247,6 +253,13 @@ public final class TLSConnection {
 
     /// Server side: whether the client's certificate chained to the configured client CA.
     public var clientCertificateTrusted: Bool { SSL_get_verify_result(pointer) == X509_V_OK }
+
+    /// A name's CN (the last, as the most specific), else the whole name as `C=…, O=…`; nil for an empty name.
+    private static func commonName(of entries: [X509Certificate.NameEntry]) -> String? {
+        if let cn = entries.last(where: { $0.name == "CN" }) { return PrintableText.escapingControls(cn.value) }
+        let whole = entries.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
+        return whole.isEmpty ? nil : PrintableText.escapingControls(whole)
+    }
 
     private static func describe(_ error: OpenSSLError, errnoValue: Int32) -> String {
         if let last = error.entries.last {

@@ -49,11 +49,15 @@ public final class TLSContext: @unchecked Sendable {
     /// The system trust store this client context searches (nil: `--ca-file`, `--insecure`, or a server),
     /// named in verification failures.
     let systemTrust: SystemTrust?
+    /// The CA file this client context trusts instead (nil: the system store, `--insecure`, or a server), named in
+    /// verification failures: "trust the CA that signed it" sends back to the file the user gave.
+    let caFile: String?
 
-    private init(pointer: OpaquePointer, isServer: Bool, systemTrust: SystemTrust? = nil) {
+    private init(pointer: OpaquePointer, isServer: Bool, systemTrust: SystemTrust? = nil, caFile: String? = nil) {
         self.pointer = pointer
         self.isServer = isServer
         self.systemTrust = systemTrust
+        self.caFile = caFile
     }
 
     deinit { SSL_CTX_free(pointer) }
@@ -70,7 +74,8 @@ public final class TLSContext: @unchecked Sendable {
             throw .configuration(OpenSSLError("creating the TLS context").description)
         }
         let systemTrust = caFile == nil && verify ? plannedTrust ?? SystemTrust.current() : nil
-        let context = TLSContext(pointer: ctx, isServer: false, systemTrust: systemTrust)
+        let context = TLSContext(
+            pointer: ctx, isServer: false, systemTrust: systemTrust, caFile: verify ? caFile : nil)
         try context.applyCommonSettings()
         if let caFile {
             if SSL_CTX_load_verify_locations(ctx, caFile, nil) != 1 {

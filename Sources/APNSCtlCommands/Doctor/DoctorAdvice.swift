@@ -17,19 +17,15 @@ enum DoctorAdvice {
 
     /// A failed server-certificate verification: who issued what was presented, and what that means.
     /// `issuers` are the presented chain's issuers, leaf first; `appleHost` when the host is Apple's own
-    /// (no `--endpoint`); `proxy` names the proxy the connection went through, if any; `caFile` the CA file that
-    /// was trusted, when one was (it did not issue what was presented: "trust its CA with --ca-file" sent the user
-    /// back to the file they had given).
-    static func tlsVerificationHint(issuers: [String], appleHost: Bool, proxy: String?, caFile: String? = nil) -> String
+    /// (no `--endpoint`); `proxy` names the proxy the connection went through, if any; `caFile` whether a CA file
+    /// was trusted (it did not issue what was presented, and the failure names the file and the CA it lacks:
+    /// "trust its CA with --ca-file" sent the user back to the file they had given).
+    static func tlsVerificationHint(issuers: [String], appleHost: Bool, proxy: String?, caFile: Bool = false) -> String
     {
+        if caFile { return "give --ca-file the CA that issued it (for apnsctl mock: the ca.pem in its state dir)" }
         let issuer = issuers.last.map { commonName(ofDN: $0) }
         let presented =
             issuer.map { "the server presented a certificate issued by \($0)" } ?? "the server presented no certificate"
-        if let caFile {
-            return
-                "\(presented), and the CA file \(ShellWord.of(caFile)) holds another CA: give the one that issued it "
-                + "(for apnsctl mock: the ca.pem in its state dir)"
-        }
         guard appleHost else {
             return "\(presented); trust its CA with --ca-file (for apnsctl mock: the ca.pem in its state dir)"
         }

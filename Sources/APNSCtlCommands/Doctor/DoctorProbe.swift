@@ -254,8 +254,7 @@ struct DoctorProbe {
             return .fail("tls", env, .network, failure.description, hint: TransportFailure.certificateNameAdvice)
         case .tls(.verification):
             let issuers = tls.presentedChain.map { $0.info.issuer }
-            let caFile: String? =
-                if case .caFile(let path) = plan.configuration.trust { path } else { nil }
+            let caFile = if case .caFile = plan.configuration.trust { true } else { false }
             return .fail(
                 "tls", env, .network, failure.description,
                 hint: DoctorAdvice.tlsVerificationHint(

@@ -184,6 +184,23 @@ import Testing
         #expect(r.stderr.contains("--ca-file"))
     }
 
+    /// A --ca-file that holds another CA: the failure names the file and the CA the server's chain wants, and the
+    /// advice is to give that CA, not "pass --ca-file" to a user who did.
+    @Test func aCAFileHoldingAnotherCANamesTheFileAndTheIssuer() throws {
+        let server = try ObservedMock()
+        let other = try TestCredentials()
+        let r = try InProcess.apnsctl([
+            "send", "--cert", server.certificateFile, "--endpoint", server.endpoint, "--ca-file", other.caFile,
+            "-d", Self.token(1),
+        ])
+        #expect(r.status == 69)
+        #expect(
+            r.stderr.contains(
+                "; the CA file \(other.caFile) does not hold the CA that issued it (apnsctl mock CA); give --ca-file the CA that issued it, or --insecure to skip the check (unsafe)\n"
+            ), "\(r.stderr)")
+        #expect(!r.stderr.contains("searched"), "\(r.stderr)")
+    }
+
     @Test func insecureSkipsVerificationWithAWarning() throws {
         let server = try ObservedMock()
         let r = try InProcess.apnsctl([

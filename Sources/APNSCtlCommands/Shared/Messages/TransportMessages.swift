@@ -18,7 +18,8 @@ extension TransportFailure {
         case .allowMoreTime:
             return description + "; raise \(Setting.of(.timeout).flag), or check --endpoint and the network"
         case .trustServerCertificate:
-            return description + "; pass --ca-file with the CA that signed it, or --insecure to skip the check (unsafe)"
+            // Said so for a --ca-file given too: the failure then names the file and the CA it lacks.
+            return description + "; give --ca-file the CA that issued it, or --insecure to skip the check (unsafe)"
         case .checkClock:
             return description + "; " + ClockAdvice.certificateDates
         case .useACertificateName: return description + "; " + Self.certificateNameAdvice
