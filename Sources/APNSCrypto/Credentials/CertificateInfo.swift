@@ -12,6 +12,9 @@ public struct CertificateInfo: Sendable, Equatable {
     public let topics: [String]
     /// Whether the certificate carries the topics extension (a multi-topic certificate).
     public let hasTopicsExtension: Bool
+    /// It carries the topics extension, but no topic could be read from it: `topics` is then the bundle id alone,
+    /// which a user should hear rather than find out from a refused VoIP push.
+    public let topicsExtensionUnreadable: Bool
     /// From the OIDs; from the CN prefix only when both OIDs are absent; empty for a non-Apple certificate.
     public let environments: Set<APNSEnvironment>
     /// Whether any Apple push marker (OID or known CN prefix) is present.
@@ -95,6 +98,7 @@ public struct CertificateInfo: Sendable, Equatable {
         hasTopicsExtension = topicsValue != nil
         let listed = topicsValue.map(ApplePush.topics(fromExtension:)) ?? []
         topics = !listed.isEmpty ? listed : (bundle.map { [$0] } ?? [])
+        topicsExtensionUnreadable = hasTopicsExtension && listed.isEmpty
 
         let dev = certificate.extensionValue(oid: ApplePush.developmentOID) != nil
         let prod = certificate.extensionValue(oid: ApplePush.productionOID) != nil

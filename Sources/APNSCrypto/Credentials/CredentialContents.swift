@@ -33,7 +33,10 @@ public struct CredentialContents: Sendable {
     /// A copy of the leaf, or of one another, is counted once.
     public var otherCertificates: [X509Certificate] {
         var seen: Set<String> = [leaf?.info.sha256 ?? ""]
-        return chain.filter { !Self.signsOthers($0) && seen.insert($0.info.sha256).inserted }
+        return chain.filter {
+            let info = $0.info
+            return !Self.signsOthers(info) && seen.insert(info.sha256).inserted
+        }
     }
     /// The leaf's chain: the CA certificates that signed it, or signed one of those, and so on (an intermediate, a
     /// root; a re-issued or cross-signed copy too), checked by signature as OpenSSL checks an issuer, the leaf's own
@@ -46,7 +49,13 @@ public struct CredentialContents: Sendable {
     public var unrelatedAuthorities: [X509Certificate] { chainAndUnrelated.unrelated }
 
     private var chainAndUnrelated: (chain: [X509Certificate], unrelated: [X509Certificate]) {
-        let authorities = chain.filter(Self.signsOthers)
+        // A copy of one CA certificate (a bundle appended to a file that already ends with it) counts once: the chain
+        // lists, sends and writes each CA once.
+        var seen: Set<String> = []
+        let authorities = chain.filter {
+            let info = $0.info
+            return Self.signsOthers(info) && seen.insert(info.sha256).inserted
+        }
         guard let leaf, !authorities.isEmpty else { return (authorities, []) }
         var inChain = [Bool](repeating: false, count: authorities.count)
         var order: [Int] = []
@@ -64,15 +73,12 @@ public struct CredentialContents: Sendable {
         }
         guard !order.isEmpty else { return (authorities, []) }
         let unrelated = authorities.indices.filter { !inChain[$0] }.map { authorities[$0] }
-        var seen: Set<String> = []
-        // A copy of one certificate twice in the file is listed once.
-        let unique = unrelated.filter { seen.insert($0.info.sha256).inserted }
-        return (order.map { authorities[$0] }, unique)
+        return (order.map { authorities[$0] }, unrelated)
     }
 
     /// A CA: basicConstraints CA:TRUE, or a self-signed root of the old kind (X.509 v1, with no extensions), which
     /// OpenSSL takes as a trust anchor.
-    private static func signsOthers(_ c: X509Certificate) -> Bool {
-        c.info.isCertificateAuthority || c.info.subject == c.info.issuer
+    private static func signsOthers(_ info: CertificateInfo) -> Bool {
+        info.isCertificateAuthority || info.subject == info.issuer
     }
 }

@@ -115,7 +115,7 @@ extension APNSCtl {
             let contents = try withCredentialErrors(
                 flags: .flags(("--key", key)), passphrase: passphrase.given(in: world),
                 passphraseFile: source.filePath,
-                passphraseFileFlag: passphrase.file(in: world)?.label ?? "--passphrase-file"
+                passphraseFileFlag: passphrase.file(in: world)?.label ?? "--passphrase-file", converting: true
             ) { () throws(CredentialProblem) in
                 try CredentialLoader.loadContents(
                     credential ?? .given(input, in: world), key: key.map { .given($0, in: world) }, passphrase: source)
@@ -154,7 +154,7 @@ extension APNSCtl {
                         input, used: info, others: contents.otherCertificates.map(\.info),
                         keyed: contents.privateKey != nil, verb: "written"))
             }
-            for line in CredentialMessages.chainWarnings(input, contents, now: world.clock.now()) {
+            for line in CredentialMessages.fileWarnings(input, contents, now: world.clock.now()) {
                 world.standardError.warning(line)
             }
             let bytes: [UInt8]
@@ -164,8 +164,13 @@ extension APNSCtl {
                 }
                 // Binary on a terminal garbles it (and may drive it), as curl warns: before any password is asked.
                 if output == "-" && world.streams.isTerminal(1) { throw Self.binaryOnTerminal }
+                // `--passphrase` read as the new file's password: it opens the input, which needed none.
+                let unused =
+                    contents.neededPassphrase
+                    ? nil : passphrase.file(in: world)?.label ?? passphrase.given(in: world)?.label
                 let password = try ConvertPassword.resolve(
-                    file: outPassphraseFile, output: output == "-" ? "standard output" : output, in: world)
+                    file: outPassphraseFile, output: output == "-" ? "standard output" : output,
+                    unusedInputFlag: unused.flatMap { $0.hasPrefix("--") ? $0 : nil }, in: world)
                 let identity = PushIdentity(
                     certificate: leaf, privateKey: privateKey, chain: chain, certificatePath: input)
                 do {
@@ -316,7 +321,11 @@ extension APNSCtl {
 /// The password for a written `.p12`: `--out-passphrase-file`, `APNSCTL_OUT_PASSPHRASE`, or two matching
 /// prompts on a terminal; with none of them, a usage error (exit 64, CLI.md).
 enum ConvertPassword {
-    static func resolve(file: String?, output: String, in world: CommandWorld) throws(CLIError) -> SecretBytes {
+    /// `unusedInputFlag`: the input's passphrase flag, given for an input that needed none (its user meant the
+    /// new file's password), named when no password is found.
+    static func resolve(file: String?, output: String, unusedInputFlag: String? = nil, in world: CommandWorld)
+        throws(CLIError) -> SecretBytes
+    {
         // `-` with a terminal for standard input is typed: at the prompt, without echo, as `--passphrase-file -`.
         let fromStandardInput = file.map(FileSystem.namesStandardInput) == true
         let typed = fromStandardInput && world.streams.isTerminal(world.standardInput)
@@ -350,7 +359,12 @@ enum ConvertPassword {
         // Read as every passphrase is (`PassphraseSource.secret(text:)`), so the file it writes opens with the same.
         if !typed, let value = world.setting("APNSCTL_OUT_PASSPHRASE") { return PassphraseSource.secret(text: value) }
         guard world.terminal.isAvailable() else {
-            throw .usage("no password for \(output); pass --out-passphrase-file FILE or set APNSCTL_OUT_PASSPHRASE")
+            let unused = unusedInputFlag.map {
+                " (\($0) opens the input, which is not encrypted; it is not the new file's password)"
+            }
+            throw .usage(
+                "no password for \(output)\(unused ?? ""); pass --out-passphrase-file FILE or set APNSCTL_OUT_PASSPHRASE"
+            )
         }
         guard let first = world.terminal.readSecret("Password for \(output): "),
             let second = world.terminal.readSecret("Repeat the password: ")

@@ -19,8 +19,8 @@ enum CredentialReport {
         // jwt and send refuse an encrypted signing key (Apple's never are): said here, where users look first.
         if contents.neededPassphrase {
             world.standardError.warning(
-                "\(CredentialMessages.shownName(file)): the key is encrypted, and Apple's .p8 keys are not, so send and jwt refuse it; decrypt it "
-                    + "(openssl pkey -in \(ShellWord.of(file)) -out AuthKey_KEYID.p8) or download the .p8 key again")
+                "\(CredentialMessages.shownName(file)): the key is encrypted, and Apple's .p8 keys are not, so send and jwt refuse it; "
+                    + CredentialMessages.decryptAdvice(file))
         }
         // A TLS server's key or a certificate's own key is a lone P-256 key too: only Apple's name says .p8.
         let kindText =

@@ -115,7 +115,7 @@ extension APNSCtl {
                         file, used: info, others: contents.otherCertificates.map(\.info),
                         keyed: contents.keyMatches == true, verb: "shown"))
             }
-            for line in CredentialMessages.chainWarnings(file, contents, now: now) {
+            for line in CredentialMessages.fileWarnings(file, contents, now: now) {
                 world.standardError.warning(line)
             }
             if contents.keyMatches == false {

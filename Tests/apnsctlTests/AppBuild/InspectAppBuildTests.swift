@@ -293,6 +293,13 @@ import Testing
             asCert.stderr.contains(
                 "--cert \(der): a provisioning profile, not a certificate or key; give it with --app"),
             "\(asCert.stderr)")
+        // convert has no --app and takes no .p8: it names what it takes.
+        let converted = try InProcess.apnsctl(["convert", der, "-o", fixtures.directory.file("profile.pem")])
+        #expect(converted.status == 77, "\(converted.stderr)")
+        #expect(
+            converted.errorLines == [
+                "error: \(der): a provisioning profile, not a certificate or key; convert takes the push certificate: a .p12, or a .pem holding it and its key"
+            ], "\(converted.stderr)")
         let credentials = try TestCredentials()
         let asApp = try InProcess.apnsctl(
             ["send", "-d", device, "--alert", "hi", "--cert", credentials.pushFile, "--app", credentials.pushFile])

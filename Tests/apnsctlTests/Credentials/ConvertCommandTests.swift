@@ -64,6 +64,28 @@ import Testing
         }
     }
 
+    /// `--passphrase` given for a PEM that needs none, meant as the new `.p12`'s password: the refusal says what it
+    /// is for, so the user is not left wondering why it was not taken.
+    @Test func anInputPassphraseForAnUnencryptedInputIsSaidToBeTheInputs() throws {
+        let dir = try TemporaryDirectory()
+        let pem = try dir.pem("in.pem", CredentialFixtures.universal)
+        let out = dir.file("new.p12")
+        let r = try InProcess.apnsctl(["convert", pem, "-o", out, "--passphrase", "newpw"])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(
+            r.errorLines == [
+                "error: no password for \(out) (--passphrase opens the input, which is not encrypted; it is not the new file's password); pass --out-passphrase-file FILE or set APNSCTL_OUT_PASSPHRASE"
+            ], "\(r.stderr)")
+        #expect(!r.stderr.contains("newpw"))
+        // An encrypted input took it: nothing to add.
+        let encrypted = try dir.pem("enc.pem", CredentialFixtures.universal, passphrase: "pw")
+        let e = try InProcess.apnsctl(["convert", encrypted, "-o", dir.file("e.p12"), "--passphrase", "pw"])
+        #expect(
+            e.errorLines == [
+                "error: no password for \(dir.file("e.p12")); pass --out-passphrase-file FILE or set APNSCTL_OUT_PASSPHRASE"
+            ], "\(e.stderr)")
+    }
+
     @Test func outPassphraseFromEnvironmentAndEmptyPassword() throws {
         let dir = try TemporaryDirectory()
         let pem = try dir.pem("in.pem", CredentialFixtures.universal)

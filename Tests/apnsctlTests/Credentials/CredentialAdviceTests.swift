@@ -53,6 +53,34 @@ import Testing
             "\(alone.stderr)")
     }
 
+    /// A CSR, the file made to ask Apple for the certificate, is said to be one, with where it goes; a file that
+    /// is no credential at all is told what `convert` takes (never a `.p8`, which it refuses).
+    @Test func aCSROrAnImageIsToldWhatTheCommandTakes() throws {
+        let dir = try TemporaryDirectory()
+        let csr = dir.file("req.csr")
+        let made = try CommandRunner.run(
+            "openssl",
+            [
+                "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+                dir.file("req.key"), "-subj", "/CN=Demo", "-out", csr,
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        for arguments in [["inspect", csr], ["convert", csr, "-o", dir.file("a.pem")]] {
+            let r = try InProcess.apnsctl(arguments)
+            #expect(r.status == 77, "\(r.stderr)")
+            #expect(
+                r.stderr.hasPrefix("error: \(csr): a certificate signing request (CSR), not a certificate: upload it"),
+                "\(r.stderr)")
+        }
+        let png = try dir.write("icon.png", "\u{89}PNG\r\n")
+        let converted = try InProcess.apnsctl(["convert", png, "-o", dir.file("b.pem")])
+        #expect(
+            converted.stderr.hasSuffix("; pass a .p12, or a .pem holding a certificate and its key\n"),
+            "\(converted.stderr)")
+        let inspected = try InProcess.apnsctl(["inspect", png])
+        #expect(inspected.stderr.hasSuffix("; pass a .pem, .p12 or .p8 file\n"), "\(inspected.stderr)")
+    }
+
     @Test func aP8WithoutAKeyIdInItsNameAsksForOne() throws {
         let dir = try TemporaryDirectory()
         let p8 = try Self.p8("signing.p8", in: dir)

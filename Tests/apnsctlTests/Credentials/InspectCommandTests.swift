@@ -203,7 +203,7 @@ import Testing
         #expect(e.status == 0, "\(e.stderr)")
         #expect(
             e.stderr
-                == "warning: \(encrypted): the key is encrypted, and Apple's .p8 keys are not, so send and jwt refuse it; decrypt it (openssl pkey -in \(encrypted) -out AuthKey_KEYID.p8) or download the .p8 key again\n"
+                == "warning: \(encrypted): the key is encrypted, and Apple's .p8 keys are not, so send and jwt refuse it; decrypt it (openssl pkey -in \(encrypted) -out AuthKey_ABCDE12345.decrypted.p8) or download the .p8 key again\n"
         )
     }
 
@@ -293,6 +293,52 @@ import Testing
         #expect(converted.stderr.contains("1 chain certificate"), "\(converted.stderr)")
         let written = try String(contentsOfFile: out, encoding: .utf8)
         #expect(written.contains(text(current.certificate.pem)) && !written.contains(text(old.certificate.pem)))
+    }
+
+    /// A topics extension nothing can be read from (here a bare string, not Apple's sequence) leaves the bundle id
+    /// as the only topic: said, not shown as if the certificate had no other.
+    @Test func anUnreadableTopicsExtensionIsSaid() throws {
+        let dir = try TemporaryDirectory()
+        let made = try CommandRunner.run(
+            "openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+                dir.file("key.pem"), "-subj", "/UID=com.acme.app/CN=Apple Push Services: com.acme.app", "-addext",
+                "1.2.840.113635.100.6.3.1=DER:0500", "-addext", "1.2.840.113635.100.6.3.6=DER:0c03616263", "-days", "2",
+                "-out", dir.file("cert.pem"),
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let file = try dir.write(
+            "push.pem", try dir.read("cert.pem") + (try dir.read("key.pem")))
+        let r = try InProcess.apnsctl(["inspect", file])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.lines.contains { $0.hasPrefix("topics:") && $0.hasSuffix(" com.acme.app") }, "\(r.stdout)")
+        #expect(
+            r.errorLines == [
+                "warning: \(file): the certificate's topics extension (1.2.840.113635.100.6.3.6) could not be read, so its topic is taken to be the bundle id alone (com.acme.app); download the certificate from the Apple Developer portal again"
+            ], "\(r.stderr)")
+    }
+
+    /// A CA appended to a file that already ends with it (`cat client.pem ca.pem > both.pem`), and again: listed,
+    /// written and sent once, not once for each copy.
+    @Test func aCACopiedTwiceIntoTheFileIsTheChainOnce() throws {
+        let dir = try TemporaryDirectory()
+        let ca = try CredentialGenerator.makeCA(commonName: "Copied CA")
+        let leaf = try CredentialGenerator.makePushCertificate(
+            ca: ca, bundleID: "com.example.demo", kind: .universal(topics: ["com.example.demo"]))
+        let text = { (bytes: [UInt8]) in String(decoding: bytes, as: UTF8.self) }
+        let file = try dir.write(
+            "copies.pem",
+            text(leaf.certificate.pem) + text(try leaf.privateKey.pkcs8PEM(passphrase: nil))
+                + String(repeating: text(ca.certificate.pem), count: 3))
+        let r = try InProcess.apnsctl(["inspect", file])
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        #expect(r.lines.contains { $0.hasPrefix("chain:") && $0.hasSuffix(" Copied CA") }, "\(r.stdout)")
+        let out = dir.file("out.pem")
+        let converted = try InProcess.apnsctl(["convert", file, "-o", out])
+        #expect(converted.stderr.contains("certificate, 1 chain certificate, private key"), "\(converted.stderr)")
+        let written = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(written.components(separatedBy: "BEGIN CERTIFICATE").count - 1 == 2, "\(written)")
     }
 
     /// Two keys in one PEM (an old one kept beside the renewed certificate and its key): the certificate's is

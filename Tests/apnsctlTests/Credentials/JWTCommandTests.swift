@@ -123,6 +123,17 @@ import Testing
         #expect(e.status == 77)
         #expect(e.stderr.contains("the key is encrypted, and Apple's .p8 keys are not"), "\(e.stderr)")
         #expect(!e.stderr.contains("--passphrase"), "jwt has no passphrase flags")
+        // Its advice, followed as written (in the key's folder), makes a key jwt takes: the name keeps the key id.
+        let out = try #require(
+            e.stderr.range(of: #"-out (\S+)\)"#, options: .regularExpression).map {
+                String(e.stderr[$0].dropFirst(5).dropLast())
+            }, "\(e.stderr)")
+        #expect(out == "AuthKey_ABCDE12345.decrypted.p8", "\(e.stderr)")
+        let decrypted = try CommandRunner.run(
+            "openssl", ["pkey", "-in", encrypted, "-passin", "pass:pw", "-out", dir.file(out)])
+        #expect(decrypted.status == 0, "\(decrypted.stderr)")
+        let signed = try InProcess.apnsctl(["jwt", "--auth-key", dir.file(out), "--team-id", team])
+        #expect(signed.status == 0, "\(signed.stderr)")
         // --decode checks a token against the same file, and says the same of it.
         let token = try InProcess.apnsctl(["jwt", "--auth-key", short, "--key-id", "ABCDE12345", "--team-id", team])
         let d = try InProcess.apnsctl(["jwt", "--decode", token.stdout, "--auth-key", encrypted])

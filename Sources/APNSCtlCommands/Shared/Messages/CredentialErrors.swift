@@ -11,14 +11,17 @@ extension CLIError {
     /// unreadable file is named with its flag, the same way in every command (CLI.md).
     /// `passphrase`: the passphrase given as text and where (`--passphrase`, `APNSCTL_PASSPHRASE`), for the usual
     /// slip of a file's name given as the passphrase itself. `takesCertificates`: false where the command has no
-    /// place for a certificate (`jwt`), so its advice is not one.
+    /// place for a certificate (`jwt`), so its advice is not one. `converting`: for `convert`, which takes a
+    /// certificate and its key, never a `.p8` or `--app`'s files.
     init(
         _ problem: CredentialProblem, passphraseFileFlag: String = "--passphrase-file", flags: [String: String] = [:],
         passphrase: (text: String, label: String)? = nil, passphraseFile: String? = nil,
-        keyIDAdvice: String = "pass --key-id", keyAdvice: String? = nil, takesCertificates: Bool = true
+        keyIDAdvice: String = "pass --key-id", keyAdvice: String? = nil, takesCertificates: Bool = true,
+        converting: Bool = false
     ) {
         var message = problem.message(
-            passphraseFileFlag: passphraseFileFlag, keyIDAdvice: keyIDAdvice, takesCertificates: takesCertificates)
+            passphraseFileFlag: passphraseFileFlag, keyIDAdvice: keyIDAdvice, takesCertificates: takesCertificates,
+            converting: converting)
         switch problem {
         // An empty file is named the same way: which flag's file it is matters more than its content.
         case .fileMissing(let path), .fileUnreadable(let path, _), .empty(let path):
@@ -41,9 +44,12 @@ extension CLIError {
         case .corrupt(let path, _), .notACredential(let path, _):
             if let sniffed = AppBuildReader.sniff(path) {
                 let what = sniffed == .profile ? "a provisioning profile" : "a zip archive (an .ipa?)"
+                let given = "\(flags[path].map { $0 + " " } ?? "")\(path): \(what), not a certificate or key"
                 message =
-                    "\(flags[path].map { $0 + " " } ?? "")\(path): \(what), not a certificate or key; give it with --app "
-                    + "(it tells the app's bundle id and token environment), and the push certificate or .p8 key here"
+                    converting
+                    ? given + "; convert takes the push certificate: a .p12, or a .pem holding it and its key"
+                    : given + "; give it with --app (it tells the app's bundle id and token environment), and the "
+                        + "push certificate or .p8 key here"
             } else if let encoded = Self.base64Content(path) {
                 // A CI secret's form: `base64 -w0 push.p12` (or of a PEM file, `base64 AuthKey.p8`), kept as text.
                 switch encoded {
@@ -225,12 +231,13 @@ extension CLIError {
 /// names the flag of each file the body reads (see `CLIError.init(_:passphraseFileFlag:flags:)`).
 func withCredentialErrors<T>(
     flags: [String: String] = [:], passphrase: (text: String, label: String)? = nil, passphraseFile: String? = nil,
-    passphraseFileFlag: String = "--passphrase-file", _ body: () throws(CredentialProblem) -> T
+    passphraseFileFlag: String = "--passphrase-file", converting: Bool = false,
+    _ body: () throws(CredentialProblem) -> T
 ) throws(CLIError) -> T {
     do { return try body() } catch {
         throw CLIError(
             error, passphraseFileFlag: passphraseFileFlag, flags: flags, passphrase: passphrase,
-            passphraseFile: passphraseFile)
+            passphraseFile: passphraseFile, converting: converting)
     }
 }
 
@@ -250,6 +257,15 @@ enum CredentialMessages {
     static let tokensNeedTheP8 =
         "provider tokens are signed with a .p8 key from the Apple Developer portal (Keys), never with a certificate's key"
 
+    /// How to decrypt an encrypted `.p8`: into a file whose name keeps the key id the original's name gave (run as
+    /// written, `-out AuthKey_KEYID.p8` made a file whose name jwt and send refuse as a key id).
+    static func decryptAdvice(_ path: String) -> String {
+        let id = SigningKey.keyID(fromFileName: path).flatMap { DeveloperID.isWellFormed($0) ? $0 : nil }
+        let out = id.map { "AuthKey_\($0).decrypted.p8" } ?? "AuthKey_KEYID.p8"
+        let named = id == nil ? ", KEYID being the key's 10-character id" : ""
+        return "decrypt it (openssl pkey -in \(ShellWord.of(path)) -out \(out)\(named)) or download the .p8 key again"
+    }
+
     /// How a message names a credential: its path, or for one read from standard input (which has no name of its
     /// own) its flag and `-` where a flag gave it, else "the credential read from standard input", as the
     /// passphrase prompt names it.
@@ -259,10 +275,18 @@ enum CredentialMessages {
     }
 
     /// The CA certificates a file holds beside its certificate's chain (an old or unrelated intermediate), and a
-    /// chain certificate past its date: neither is the chain a user checks `inspect` for.
-    static func chainWarnings(_ name: String, _ contents: CredentialContents, now: Int64) -> [String] {
+    /// chain certificate past its date: neither is the chain a user checks `inspect` for. And a topics extension
+    /// nothing could be read from, which leaves the bundle id as the certificate's only topic.
+    static func fileWarnings(_ name: String, _ contents: CredentialContents, now: Int64) -> [String] {
         let named = { (i: CertificateInfo) in i.commonName ?? i.subject }
-        var lines = contents.unrelatedAuthorities.map {
+        var lines: [String] = []
+        if let leaf = contents.leaf?.info, leaf.topicsExtensionUnreadable {
+            lines.append(
+                "\(name): the certificate's topics extension (\(ApplePush.topicsOID)) could not be read, so its topic "
+                    + "is taken to be the bundle id alone\(leaf.bundleID.map { " (\($0))" } ?? ""); "
+                    + "download the certificate from the Apple Developer portal again")
+        }
+        lines += contents.unrelatedAuthorities.map {
             "\(name): the CA certificate \(named($0.info)) signed neither the certificate nor its chain, so it is left "
                 + "out of the chain (an old or unrelated intermediate?)"
         }

@@ -16,9 +16,11 @@ extension CredentialProblem {
     /// goes, beside its key (a key from `APNSCTL_AUTH_KEY` takes `APNSCTL_KEY_ID`, never `--key-id`).
     /// `takesCertificates`: false for a command with no place for one (`jwt`), so a certificate given as the key
     /// is not sent to a `--cert` it does not have.
-    func message(passphraseFileFlag: String, keyIDAdvice: String = "pass --key-id", takesCertificates: Bool = true)
-        -> String
-    {
+    /// `converting`: for `convert`, which takes a certificate with its key, never a `.p8`.
+    func message(
+        passphraseFileFlag: String, keyIDAdvice: String = "pass --key-id", takesCertificates: Bool = true,
+        converting: Bool = false
+    ) -> String {
         switch self {
         case .fileMissing(let p):
             // `APNSCTL_AUTH_KEY="~/AuthKey.p8"` (quoted, an env file, CI's YAML): no shell expanded the `~`.
@@ -31,8 +33,17 @@ extension CredentialProblem {
             return "\(p): nothing was read from standard input; pipe or paste the file's content in, or give its path"
         case .empty(let p):
             return "\(p): the file is empty; export the certificate or key again"
+        case .notACredential(let p, let d) where d.contains("CERTIFICATE REQUEST"):
+            // The file made to ask Apple for a certificate, mistaken for the certificate.
+            return "\(p): a certificate signing request (CSR), not a certificate: upload it in the Apple Developer "
+                + "portal (Certificates, Identifiers & Profiles, Apple Push Notification service SSL), download the "
+                + "certificate it gives (aps.cer), and give that with the CSR's key (--key), or export both from "
+                + "Keychain Access as a .p12"
         case .notACredential(let p, let d):
-            return "\(p): not a certificate, private key or PKCS#12 file (\(d)); pass a .pem, .p12 or .p8 file"
+            let accepted =
+                converting
+                ? "pass a .p12, or a .pem holding a certificate and its key" : "pass a .pem, .p12 or .p8 file"
+            return "\(p): not a certificate, private key or PKCS#12 file (\(d)); \(accepted)"
         case .corrupt(let p, let d):
             return "\(p): damaged or truncated (\(d)); export or download the file again"
         case .passphraseFileUnreadable(let p, .missing) where !FileSystem.blankAround(p).isEmpty:
@@ -106,8 +117,7 @@ extension CredentialProblem {
             return "\(p): not an APNs signing key (found \(found)\(checks), need an EC P-256 key in PKCS#8 PEM); "
                 + "download the .p8 key from the Apple Developer portal"
         case .encryptedSigningKey(let p):
-            return "\(p): the key is encrypted, and Apple's .p8 keys are not; "
-                + "decrypt it (openssl pkey -in \(p) -out AuthKey_KEYID.p8) or download the .p8 key again"
+            return "\(p): the key is encrypted, and Apple's .p8 keys are not; " + CredentialMessages.decryptAdvice(p)
         case .invalidKeyIDInFileName(let p, let id):
             return "\(FileSystem.baseName(p)): '\(id)' in the file name is not a key id (10 characters A-Z and 0-9); "
                 + "\(keyIDAdvice) with the key id from the Apple Developer portal"
