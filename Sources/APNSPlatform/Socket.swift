@@ -18,7 +18,7 @@ public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
     case interrupted
 
     /// `host:port`, an IPv6 address in brackets (`[::1]:2197`), as a URL writes it.
-    private static func place(_ host: String, _ port: Int) -> String {
+    public static func place(_ host: String, _ port: Int) -> String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 

@@ -275,5 +275,9 @@ import Testing
             MockServerError.listen(.listen(host: "127.0.0.1", port: 2197, reason: "Address already in use"))
                 .isAddressInUse)
         #expect(!MockServerError.alreadyStarted.isAddressInUse)
+        // An IPv6 address in brackets, as a URL and the connect messages write it.
+        #expect(
+            MockServerError.listen(.listen(host: "::1", port: 2197, reason: "Address already in use")).description
+                == "cannot listen on [::1]:2197: the port is in use; stop the other server")
     }
 }

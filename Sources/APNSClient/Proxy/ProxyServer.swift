@@ -74,6 +74,12 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
             default: throw problem("scheme \(scheme) is not supported")
             }
             rest = rest[sep.upperBound...]
+        } else if let colon = rest.firstIndex(of: ":"),
+            case let scheme = rest[..<colon].lowercased(), ["http", "socks5", "socks5h"].contains(scheme),
+            !rest[rest.index(after: colon)...].allSatisfy(\.isASCIIDigit)
+        {
+            // `socks5h:user:pw@proxy:1080` would read as user `socks5h` at an HTTP proxy: the `//` was forgotten.
+            throw problem("a scheme is followed by :// (\(scheme)://)")
         }
         if rest.hasSuffix("/") { rest = rest.dropLast() }
         if rest.contains("/") || rest.contains("?") || rest.contains("#") { throw problem("a proxy URL has no path") }

@@ -129,7 +129,7 @@ struct DoctorProbe {
             report.checks.append(
                 .fail(
                     "tls", env, .network, TransportFailure.tls(.noHTTP2(selected: handshake.alpn)).description,
-                    hint: "is --endpoint an APNs server? a proxy that terminates TLS may also do this"))
+                    hint: Self.notHTTP2Hint))
             return report
         }
         var tlsCheck = DoctorCheck.ok("tls", env, "\(handshake.version), ALPN h2, " + verification(tls) + whose)
@@ -225,7 +225,9 @@ struct DoctorProbe {
                 "the proxy \(proxy.display) (from \(route.proxy.source ?? "--proxy")) does not accept connections; check it, or exempt the host with NO_PROXY/--noproxy"
         }
         guard route.isAppleHost else {
-            return plan.stoppedMockAdvice
+            // A refusal says the mock is gone; a timeout does not (send's warning draws the same line).
+            let refused = if case .connect = error { true } else { false }
+            return (refused ? plan.stoppedMockAdvice : nil)
                 ?? "is the server at --endpoint \(route.endpoint.url) running? (for apnsctl mock: the endpoint in its mock.json)"
         }
         let other = route.endpoint.port == 443 ? 2197 : 443
@@ -243,6 +245,9 @@ struct DoctorProbe {
         return DoctorAdvice.portHint(failedPort: route.endpoint.port, otherPort: other, otherWorks: works)
     }
 
+    /// A TLS server that takes no HTTP/2 (it chose another protocol, or alerted on ours): no APNs server.
+    static let notHTTP2Hint = "is --endpoint an APNs server? a proxy that terminates TLS may also do this"
+
     /// A failed handshake, named by what failed: verification (with the presented issuer), an alert against
     /// our client certificate (a rejection), silence (the timeout).
     private func tlsFailure(_ failure: TransportFailure, tls: TLSConnection, route: DoctorPlan.Route) -> DoctorCheck {
@@ -251,7 +256,13 @@ struct DoctorProbe {
         case .tls(let verification) where verification.isAboutCertificateDates:
             return .fail("tls", env, .network, failure.description, hint: ClockAdvice.certificateDates)
         case .tls(let verification) where verification.isAboutHostName:
-            return .fail("tls", env, .network, failure.description, hint: TransportFailure.certificateNameAdvice)
+            // Apple's own name is never the one to change: something answers in its place.
+            let apple = route.isAppleHost || route.endpoint.host.hasSuffix(".push.apple.com")
+            let hint = apple ? TransportFailure.interceptedAdvice : TransportFailure.certificateNameAdvice
+            return .fail("tls", env, .network, failure.description, hint: hint)
+        case .tls(.noHTTP2):
+            // The server speaks TLS (it alerted on ALPN): it is no HTTP/2 server, so not APNs.
+            return .fail("tls", env, .network, failure.description, hint: Self.notHTTP2Hint)
         case .tls(.verification):
             let issuers = tls.presentedChain.map { $0.info.issuer }
             let caFile = if case .caFile = plan.configuration.trust { true } else { false }

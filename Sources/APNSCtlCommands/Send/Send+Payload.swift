@@ -102,14 +102,22 @@ extension APNSCtl.Send {
             guard FileSystem.isRegularFile(file) || FileSystem.isFIFO(file) || file.hasPrefix("/dev/fd/") else {
                 continue
             }
-            // A payload file (`--alert @alert.json`) is send's argument, never an alert's text.
-            let isPayload = file.lowercased().hasSuffix(".json") || file.lowercased().hasSuffix(".apns")
+            // A payload file (`--alert @alert.json`) is send's argument, never an alert's text; the attributes' JSON
+            // beside the type's name goes in --attributes, which reads @FILE.
+            let isJSON = file.lowercased().hasSuffix(".json") || file.lowercased().hasSuffix(".apns")
+            let instead =
+                if isJSON && flag == "--attributes-type" {
+                    "send the attributes in \(file), give them as --attributes \(ShellWord.of(value)) (and the type's "
+                        + "name, as ActivityAttributes calls it, in --attributes-type)"
+                } else if isJSON {
+                    "send the payload in \(file), give it as send's argument without \(flag) "
+                        + "(apnsctl send \(ShellWord.of(file)) -d TOKEN)"
+                } else {
+                    "send the text in \(file), write \(flag) \"$(cat \(ShellWord.of(file)))\""
+                }
             world.standardError.warning(
                 "\(flag) \(ShellWord.of(value)): sent as that text; \(flag) reads no @FILE (the JSON flags do), so to "
-                    + (isPayload
-                        ? "send the payload in \(file), give it as send's argument without \(flag) "
-                            + "(apnsctl send \(ShellWord.of(file)) -d TOKEN)"
-                        : "send the text in \(file), write \(flag) \"$(cat \(ShellWord.of(file)))\""))
+                    + instead)
         }
         // `--sound '{"critical":1,…}'`, `--alert '{"title":…}'`: a dictionary typed where text goes is sent as text (a
         // phone showing raw JSON, a sound file of that name): sent as written, and said.

@@ -84,6 +84,8 @@ extension APNSCtl.Send {
         {
             description.topic = topic
             description.topicIsBundleDefault = true
+            // Messages about the topic then blame the build, not the profile whose default it replaced.
+            description.topicLabel = "the bundle id in \(app?.label ?? "--app")"
         }
 
         // 3. Device tokens (64 for a bad one, 66 for a missing list).

@@ -23,7 +23,7 @@ public enum MockServerError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .listen(let e):
             if isAddressInUse, case .listen(let host, let port, _) = e {
-                return "cannot listen on \(host):\(port): the port is in use; stop the other server"
+                return "cannot listen on \(SocketError.place(host, port)): the port is in use; stop the other server"
             }
             return "\(e)"
         case .tls(let e): return "cannot set up TLS: \(e)"

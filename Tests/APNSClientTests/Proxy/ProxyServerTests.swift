@@ -39,6 +39,9 @@ import Testing
     /// (64), saying what is wrong.
     @Test(arguments: [
         ("http:127.0.0.1:23010", "a scheme is followed by :// (http://)"),
+        // With credentials it read as user `socks5h` at an HTTP proxy.
+        ("socks5h:bob:pw@proxy:1080", "a scheme is followed by :// (socks5h://)"),
+        ("HTTP:bob@proxy:3128", "a scheme is followed by :// (http://)"),
         ("http://127.0.0.1;23010", "a host name holds no \";\""),
         ("http://pro xy:1", "holds a space"),
         ("http://[fe80::zz]:1", "not a host name or an IPv6 address"),
@@ -48,8 +51,14 @@ import Testing
             _ = try ProxyServer(url: url, source: "--proxy")
             Issue.record("accepted \(url)")
         } catch {
-            #expect(error.message.contains(reason), "\(error.message)")
+            #expect(error.message.contains(reason) && !error.message.contains("pw"), "\(error.message)")
         }
+    }
+
+    /// A host named like a scheme, with its port (`http:3128`), is still a host.
+    @Test func aHostNamedLikeASchemeIsAHost() throws {
+        let p = try ProxyServer(url: "http:3128")
+        #expect(p.urlWithoutCredentials == "http://http:3128")
     }
 
     @Test func displayAndMessagesNeverShowThePassword() throws {

@@ -375,6 +375,14 @@ import Testing
             json.stderr
                 == "warning: --alert @\(payload): sent as that text; --alert reads no @FILE (the JSON flags do), so to send the payload in \(payload), give it as send's argument without --alert (apnsctl send \(payload) -d TOKEN)\n",
             "\(json.stderr)")
+        // The attributes' JSON given to --attributes-type goes in --attributes, never as the payload.
+        var start = Self.startFlags
+        start[start.firstIndex(of: "DeliveryAttributes") ?? 0] = "@" + payload
+        let attributes = try mock.tokenSend(start + ["-d", Self.token(1), "--dry-run"])
+        #expect(
+            attributes.stderr.contains(
+                "so to send the attributes in \(payload), give them as --attributes @\(payload) (and the type's name"),
+            "\(attributes.stderr)")
         // `@-`, as the JSON flags read standard input: nothing is read, and that is said with how to send a pipe's text.
         for value in ["@-", "@/dev/stdin"] {
             let piped = try mock.tokenSend(["--title", value, "-d", Self.token(1)])

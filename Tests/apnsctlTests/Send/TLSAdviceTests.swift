@@ -39,6 +39,27 @@ import Testing
         let tls = doctor.lines.first { $0.hasPrefix("fail  tls ") } ?? ""
         #expect(tls.contains("the CA is right but the name is not"), "\(doctor.stdout)")
         #expect(!doctor.stdout.contains("holds another CA"), "\(doctor.stdout)")
+
+        // Apple's own name is never the one to change: a certificate the trust store takes, for another name, is
+        // something answering in Apple's place (a captive portal, an intercepting proxy).
+        let toLoopback = NameLookup { (_, port) throws(SocketError) in
+            try Socket.resolveAll(host: "127.0.0.1", port: port)
+        }
+        var apple = flags
+        apple[apple.firstIndex(of: "https://127.0.0.1:\(port)") ?? 0] = "https://api.sandbox.push.apple.com:\(port)"
+        let intercepted = try InProcess.apnsctl(
+            ["send", #"{"aps":{"alert":"hi"}}"#, "-d", String(repeating: "3f2a", count: 16)] + apple,
+            nameLookup: toLoopback)
+        #expect(intercepted.status == 69, "\(intercepted.stdout)\(intercepted.stderr)")
+        #expect(
+            intercepted.stdout.contains(
+                "not for api.sandbox.push.apple.com); something on the way answers in Apple's place"),
+            "\(intercepted.stdout)")
+        let checked = try InProcess.apnsctl(["doctor"] + apple, nameLookup: toLoopback)
+        let line = checked.lines.first { $0.hasPrefix("fail  tls ") } ?? ""
+        #expect(
+            line.contains("something on the way answers in Apple's place") && !line.contains("give --endpoint"),
+            "\(checked.stdout)")
     }
 
     /// A server that takes ALPN but not h2 (OpenSSL's s_server with -alpn http/1.1, a server this project did not
@@ -83,5 +104,15 @@ import Testing
             r.stdout.contains("the server did not agree to HTTP/2 (ALPN h2); is this an HTTP/1.1-only server?"),
             "\(r.stdout)")
         #expect(!r.stdout.contains("no application protocol"), "\(r.stdout)")
+        // doctor says the same, with the advice for a server that is not APNs (it does speak TLS).
+        let doctor = try InProcess.apnsctl([
+            "doctor", "--cert", credentials.pushFile, "--endpoint", "https://127.0.0.1:\(port)", "--ca-file",
+            credentials.caFile, "--env", "sandbox", "--timeout", "20",
+        ])
+        let tls = doctor.lines.first { $0.hasPrefix("fail  tls ") } ?? ""
+        #expect(
+            tls.contains("the server did not agree to HTTP/2")
+                && tls.hasSuffix("is --endpoint an APNs server? a proxy that terminates TLS may also do this"),
+            "\(doctor.stdout)")
     }
 }

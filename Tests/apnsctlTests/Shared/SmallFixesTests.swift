@@ -219,6 +219,16 @@ import Testing
             forgotten.errorLines.first
                 == "error: Unexpected argument '\(Self.token(1))'. A device token goes with -d: -d \(Self.token(1))",
             "\(forgotten.stderr)")
+        // As Xcode prints it (`<a1b2 …>`): the advice gives the token as it pastes into a shell.
+        let spaced =
+            "<"
+            + stride(from: 0, to: 64, by: 8).map { i in
+                String(Self.token(1).dropFirst(i).prefix(8))
+            }.joined(separator: " ") + ">"
+        let xcode = try InProcess.apnsctl(["send", "-p", "mock", "alert.json", spaced])
+        #expect(
+            xcode.errorLines.first?.hasSuffix(". A device token goes with -d: -d \(Self.token(1))") == true,
+            "\(xcode.stderr)")
         let start = try InProcess.apnsctl(["mock", "start"])
         #expect(start.status == 64, "\(start.stderr)")
         #expect(

@@ -22,6 +22,8 @@ extension TransportFailure {
             return description + "; give --ca-file the CA that issued it, or --insecure to skip the check (unsafe)"
         case .checkClock:
             return description + "; " + ClockAdvice.certificateDates
+        case .useACertificateName where isAboutApplesHostName:
+            return description + "; " + Self.interceptedAdvice
         case .useACertificateName: return description + "; " + Self.certificateNameAdvice
         case .checkProxySettings:
             // Where the proxy came from is not known here: every place it may be set is named (-v says which).
@@ -40,6 +42,18 @@ extension TransportFailure {
     /// What to do when the server's certificate verified but names another host: the CA is the right one.
     static let certificateNameAdvice =
         "the CA is right but the name is not: give --endpoint a name the certificate is for, or --insecure to skip the check (unsafe)"
+
+    /// Apple's own name refused by a certificate the trust store accepts: not a name to change, but something on the
+    /// way (a captive portal, a proxy) answering in Apple's place.
+    static let interceptedAdvice =
+        "something on the way answers in Apple's place (a captive portal, or a proxy that intercepts TLS): "
+        + "check the network, or exempt api.push.apple.com and api.sandbox.push.apple.com from the proxy"
+
+    /// A certificate refused as not for Apple's host (`… not for api.push.apple.com)`).
+    var isAboutApplesHostName: Bool {
+        guard let start = description.ranges(of: "not for ").last?.upperBound else { return false }
+        return description[start...].prefix { $0 != ")" }.hasSuffix(".push.apple.com")
+    }
 
     /// What to do about devices whose outcome is unknown.
     static let resendAdvice =

@@ -9,8 +9,9 @@ enum UnexpectedArgumentAdvice {
         let word = String(line.dropFirst(prefix.count).dropLast())
         let command = arguments.prefix { !$0.hasPrefix("-") }.prefix(2)
         // A token's length (32 bytes and up): shorter hex is as likely a passphrase or an id.
-        if command.first == "send", word.count >= 64, (try? DeviceToken(parsing: word)) != nil {
-            return line + ". A device token goes with -d: -d \(word)"
+        // The token as parsed (`<a1b2 …>` as Xcode prints it would paste as a redirection and split on its blanks).
+        if command.first == "send", word.count >= 64, let token = try? DeviceToken(parsing: word) {
+            return line + ". A device token goes with -d: -d \(token.hex)"
         }
         if Array(command) == ["mock", "start"], word == "start" {
             return line
