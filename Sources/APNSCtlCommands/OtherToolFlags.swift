@@ -27,7 +27,8 @@ enum OtherToolFlags {
         "--app-id": "--topic", "--push-token": "--device", "--device-token": "--device", "--tokens": "--devices",
         "--environment": "--env", "--passfile": "--passphrase-file", "--password-file": "--passphrase-file",
         "--enviroment": "--env", "--ca": "--ca-file", "--cafile": "--ca-file", "--type": "--push-type",
-        "--kid": "--key-id", "--keyid": "--key-id",
+        "--kid": "--key-id", "--keyid": "--key-id", "--device-file": "--devices", "--devices-file": "--devices",
+        "--token-file": "--devices", "--tokens-file": "--devices",
     ]
 
     /// A spelling's meaning where the command has no flag for its first (`--keyfile`: a certificate's key for

@@ -109,9 +109,24 @@ public final class PrivateDirectory: Sendable {
         }
         switch e {
         case ENOENT: throw .file(.missing(path: path))
-        case ENOTDIR: throw .untrusted(path: path, reason: "is not a directory", remedy: .moveAside)
+        case ENOTDIR:
+            // A file above it (`XDG_STATE_HOME` naming a file) is the one in the way: moving `path` aside could not work.
+            throw .untrusted(
+                path: firstNonDirectory(in: path) ?? path, reason: "is not a directory", remedy: .moveAside)
         default: throw .file(.unreadable(path: path, reason: FileSystem.errnoText(e)))
         }
+    }
+
+    /// The first folder on the way to `path` (`path` itself last) that exists and is not a directory.
+    private static func firstNonDirectory(in path: String) -> String? {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            prefix += "/" + part
+            var st = stat()
+            guard stat(prefix, &st) == 0 else { return nil }
+            if (st.st_mode & S_IFMT) != S_IFDIR { return path.hasPrefix("/") ? prefix : String(prefix.dropFirst(2)) }
+        }
+        return nil
     }
 
     /// Owner and mode of the open directory: ours, and writable by nobody else.

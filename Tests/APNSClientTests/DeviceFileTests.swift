@@ -43,6 +43,13 @@ import Testing
                 return p.message.hasPrefix("\(path): UTF-16 text (as Windows PowerShell's > writes it), not UTF-8")
             }
         }
+        // From a pipe there is no file to convert: the conversion goes in the pipe (`iconv … -` read the terminal).
+        let piped = DeviceFile.Problem.keyFile(file: "-", holding: .utf16Text).messages
+        #expect(
+            piped.count == 1
+                && piped[0].hasSuffix(
+                    "convert it in the pipe (… | iconv -f UTF-16 -t UTF-8 | apnsctl send … --devices -)"),
+            "\(piped)")
         // A DER key is still binary data.
         let der = dir.file("key.der")
         try Data([

@@ -152,6 +152,27 @@ import Testing
         }
     }
 
+    /// A file where a folder above goes (`XDG_STATE_HOME` naming a file): that file is the one named to move
+    /// aside, not the folder below it, which `mv` could not reach.
+    @Test func aFileAboveTheDirectoryIsTheOneNamed() throws {
+        let scratch = try Scratch()
+        let file = scratch.file("state")
+        let fd = open(file, O_CREAT | O_WRONLY, 0o600)
+        #expect(fd >= 0)
+        close(fd)
+        let below = file + "/apnsctl/history"
+        #expect(
+            throws: PrivateDirectory.Failure.untrusted(path: file, reason: "is not a directory", remedy: .moveAside)
+        ) {
+            try PrivateDirectory.openOrCreate(below)
+        }
+        #expect(
+            throws: PrivateDirectory.Failure.untrusted(path: file, reason: "is not a directory", remedy: .moveAside)
+        ) {
+            try PrivateDirectory.open(file)
+        }
+    }
+
     /// `publish` creates a file whole or not at all and never replaces one: the second writer gets `.exists` and
     /// the first's bytes stay; no temporary file is left behind. `readWithPermissions` reports the mode as set.
     @Test func publishingNeverReplacesAndLeavesNoTemporaryFile() throws {

@@ -36,6 +36,11 @@ public final class DeviceFile {
         public var messages: [String] {
             switch self {
             case .file(let f): return [f.message]
+            case .keyFile(let file, .utf16Text) where FileSystem.namesStandardInput(file):
+                // A pipe has no file to convert: the conversion goes in the pipe.
+                return [
+                    "\(file): UTF-16 text (as Windows PowerShell's > writes it), not UTF-8; convert it in the pipe (… | iconv -f UTF-16 -t UTF-8 | apnsctl send … --devices -)"
+                ]
             case .keyFile(let file, .utf16Text):
                 return [
                     "\(file): UTF-16 text (as Windows PowerShell's > writes it), not UTF-8; save the list as UTF-8 (iconv -f UTF-16 -t UTF-8 \(file) > tokens.txt, or Out-File -Encoding utf8) and give that file"
@@ -74,9 +79,11 @@ public final class DeviceFile {
     public let displayName: String
     /// Number of tokens, for a regular file; nil for a stream, whose length is known only at its end.
     public private(set) var count: Int?
-    /// Line numbers of tokens shorter than 32 bytes (the first few), and how many there are in all.
-    public private(set) var shortTokenLines: [Int] = []
-    public private(set) var shortTokenCount = 0
+    /// Line numbers of tokens shorter than 32 bytes (the first few), and how many there are in all: a regular
+    /// file's once it was checked, a stream's as far as it was read.
+    public var shortTokenLines: [Int] { stream?.shortTokens.lines ?? shortTokens.lines }
+    public var shortTokenCount: Int { stream?.shortTokens.count ?? shortTokens.count }
+    private var shortTokens = ShortTokens()
     private let input: InputFile
     private var stream: DeviceStreamSource?
     /// Device names lines may use, if any.
@@ -175,10 +182,7 @@ public final class DeviceFile {
             case .token(let token):
                 if repeats?.isRepeat(token, line: reader.lineNumber) == true { continue }
                 tokens += 1
-                if token.looksTruncated {
-                    shortTokenCount += 1
-                    if shortTokenLines.count < 5 { shortTokenLines.append(reader.lineNumber) }
-                }
+                shortTokens.note(token, line: reader.lineNumber)
             }
         }
         repeats?.finishCheck()
@@ -438,6 +442,8 @@ final class DeviceStreamSource: DeviceSource {
     /// With `skipInvalid`: the first bad lines skipped, and how many in all.
     private var skippedLines: [DeviceFile.BadLine] = []
     private(set) var skippedCount = 0
+    /// Tokens shorter than 32 bytes read so far.
+    private(set) var shortTokens = ShortTokens()
 
     init(
         reader: LineReader, file: String, names: DeviceNameLookup? = nil, repeats: DeviceRepeats? = nil,
@@ -530,6 +536,7 @@ final class DeviceStreamSource: DeviceSource {
         case .skip: return .passed
         case .token(let token):
             if repeats?.isRepeat(token, line: reader.lineNumber) == true { return .passed }
+            shortTokens.note(token, line: reader.lineNumber)
             return .token(token)
         case .keyMaterial(let holding):
             problem = .keyFile(file: file, holding: holding)
@@ -543,5 +550,18 @@ final class DeviceStreamSource: DeviceSource {
             problem = .badLines(file: file, lines: [bad.reported], more: 0)
             return .end
         }
+    }
+}
+
+/// Tokens shorter than 32 bytes in a list (CLI.md: each keeps its "cut short?" warning): the first few lines, and
+/// how many in all.
+struct ShortTokens {
+    private(set) var lines: [Int] = []
+    private(set) var count = 0
+
+    mutating func note(_ token: DeviceToken, line: Int) {
+        guard token.looksTruncated else { return }
+        count += 1
+        if lines.count < 5 { lines.append(line) }
     }
 }

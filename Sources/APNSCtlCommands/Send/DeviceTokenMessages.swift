@@ -66,6 +66,10 @@ extension DeviceNames.Problem {
         if value.lowercased() == "booted" || UUIDString.isCanonical(value.lowercased()) {
             return cliMessage + "; a simulator is chosen with --simulator (booted, its UDID or its name), not -d"
         }
+        // `-d -`, as the files flags read standard input: a list from a pipe is --devices's.
+        if FileSystem.namesStandardInput(value) {
+            return cliMessage + "; -d takes one token: a list from a pipe goes to --devices - (one token a line)"
+        }
         switch self {
         case .unknownName, .token(.notHex), .token(.oddLength): break
         default: return cliMessage

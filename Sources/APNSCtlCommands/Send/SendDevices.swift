@@ -19,8 +19,21 @@ struct SendDevices {
     /// The one warning for a stream's lines that repeat a token (CLI.md), once it was read (a regular file's is said
     /// when it was checked, before sending).
     func reportRepeats(in world: CommandWorld) {
-        guard let file, let warning = file.repeats?.summary?.message(file: file.displayName) else { return }
-        world.standardError.warning(warning)
+        guard let file else { return }
+        if let warning = file.repeats?.summary?.message(file: file.displayName) { world.standardError.warning(warning) }
+        if let warning = Self.shortTokensWarning(file) { world.standardError.warning(warning) }
+    }
+
+    /// Tokens of fewer than 64 hex digits in a list (CLI.md: each keeps its "cut short?" warning), said once.
+    static func shortTokensWarning(_ file: DeviceFile) -> String? {
+        guard file.shortTokenCount > 0 else { return nil }
+        let lines = file.shortTokenLines.map(String.init).joined(separator: ", ")
+        let more =
+            file.shortTokenCount > file.shortTokenLines.count
+            ? " and \(file.shortTokenCount - file.shortTokenLines.count) more" : ""
+        let count = "\(file.shortTokenCount) token\(file.shortTokenCount == 1 ? " is" : "s are")"
+        return "--devices \(file.displayName): \(count) shorter than 64 hex digits (line \(lines)\(more)); "
+            + "were they cut short?"
     }
 }
 
@@ -141,14 +154,9 @@ extension APNSCtl.Send {
             if let file, !file.isStreamed, let warning = file.repeats?.summary?.message(file: file.displayName) {
                 world.standardError.warning(warning)
             }
-            if let file, file.shortTokenCount > 0 {
-                let lines = file.shortTokenLines.map(String.init).joined(separator: ", ")
-                let more =
-                    file.shortTokenCount > file.shortTokenLines.count
-                    ? " and \(file.shortTokenCount - file.shortTokenLines.count) more" : ""
-                world.standardError.warning(
-                    "--devices \(devicesFile): \(file.shortTokenCount) token\(file.shortTokenCount == 1 ? " is" : "s are") shorter than 64 hex digits (line \(lines)\(more)); were they cut short?"
-                )
+            // A stream's are known once it was read: said after the results, with its repeats.
+            if let file, !file.isStreamed, let warning = SendDevices.shortTokensWarning(file) {
+                world.standardError.warning(warning)
             }
         }
         let count: Int? = file?.isStreamed == true ? nil : tokens.count + (file?.count ?? 0)

@@ -47,6 +47,26 @@ import Testing
         }
     }
 
+    /// A token shorter than 64 hex digits is sent, with its "cut short?" warning, from a pipe as from a file (a
+    /// stream's is said after the results, once it was read).
+    @Test(arguments: ["file", "pipe"])
+    func aShortTokenIsWarnedOfFromAPipeAsFromAFile(_ how: String) throws {
+        let mock = try InProcessMock([], keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "short")
+        let list = "\(Self.good[0])\n\(Self.good[1].prefix(62))\n"
+        let path = how == "file" ? try scratch.write("tokens.txt", list) : "-"
+        let r = try InProcess.apnsctl(
+            DeviceListStreamingTests.send(mock, ["--devices", path]), stdin: how == "pipe" ? Array(list.utf8) : nil,
+            environment: ["XDG_STATE_HOME": scratch.file("state")])
+        #expect(
+            r.lines.filter { $0.hasPrefix("accepted") || $0.hasPrefix("rejected") }.count == 2, "\(r.stdout)\(r.stderr)"
+        )
+        #expect(
+            r.errorLines.contains(
+                "warning: --devices \(path): 1 token is shorter than 64 hex digits (line 2); were they cut short?"),
+            "\(r.stderr)")
+    }
+
     /// One good device among skipped lines: the summary still comes, saying why the exit status is 1.
     @Test func oneDeviceAndSkippedLinesStillGetTheSummary() throws {
         let mock = try InProcessMock([], keepingLog: true)

@@ -184,7 +184,7 @@ import Testing
             "--cert-file": "--cert", "--p8-file": "--auth-key", "--app-id": "--topic", "--push-token": "--device",
             "--keyfile": "--key", "--passfile": "--passphrase-file", "--environment": "--env",
             "--tokens": "--devices", "--ca": "--ca-file", "--type": "--push-type", "--kid": "--key-id",
-            "--enviroment": "--env",
+            "--enviroment": "--env", "--device-file": "--devices", "--token-file": "--devices",
         ]
         let typos = [
             "--topc": "--topic", "--priorty": "--priority", "--colapse-id": "--collapse-id", "--auth-kye": "--auth-key",
@@ -229,6 +229,15 @@ import Testing
         #expect(
             xcode.errorLines.first?.hasSuffix(". A device token goes with -d: -d \(Self.token(1))") == true,
             "\(xcode.stderr)")
+        // A list pasted after one -d (`-d $(cat tokens.txt)`): one short line, not every token quoted.
+        let pasted = try InProcess.apnsctl(
+            ["send", "-p", "mock", "--alert", "Hi", "-d"] + (1...5).map { Self.token($0) })
+        #expect(pasted.status == 64, "\(pasted.stderr)")
+        #expect(
+            pasted.errorLines.first
+                == "error: 4 device tokens given as arguments (\(Self.token(2)), \(Self.token(3)), …); -d takes one token: give each its own -d, or put them in a file, one a line, and pass --devices FILE (--devices - reads them from a pipe)",
+            "\(pasted.stderr)")
+        #expect(!pasted.stderr.contains(Self.token(5)), "\(pasted.stderr)")
         let start = try InProcess.apnsctl(["mock", "start"])
         #expect(start.status == 64, "\(start.stderr)")
         #expect(
@@ -246,6 +255,15 @@ import Testing
                     "; a simulator is chosen with --simulator (booted, its UDID or its name), not -d") == true,
                 "\(value): \(r.stderr)")
         }
+        // `-d -`, a list piped in: --devices - reads one.
+        let dash = try InProcess.apnsctl(
+            ["send", "--alert", "hi", "-d", "-", "--cert", credentials.pushFile, "--dry-run"],
+            stdin: Array("\(Self.token(1))\n".utf8))
+        #expect(dash.status == 64, "\(dash.stderr)")
+        #expect(
+            dash.errorLines.first?.hasSuffix(
+                "; -d takes one token: a list from a pipe goes to --devices - (one token a line)") == true,
+            "\(dash.stderr)")
         // An alert typed for a channel: the events a broadcast can carry (a start is refused), and --live-activity for
         // the missing timestamp too (it sets one), not --timestamp beside it.
         let broadcast = try InProcess.apnsctl(
