@@ -13,11 +13,18 @@ enum StrayPassphraseArgument {
     /// advice is about: a whole device token, JSON, text with a blank, a payload file's name. Hex or a `/` is no
     /// sign of a non-secret (`openssl rand -hex` makes passphrases too).
     static func mayBePassphrase(_ word: String, command: String, arguments: [String] = []) -> Bool {
+        mayBePassphrase(word, command: command, credentialGiven: givesCredential(arguments))
+    }
+
+    /// Whether the command line names a certificate or its key.
+    static func givesCredential(_ arguments: [String]) -> Bool {
+        arguments.contains { ["--cert", "--key"].contains($0) || $0.hasPrefix("--cert=") || $0.hasPrefix("--key=") }
+    }
+
+    /// `mayBePassphrase`, with whether a credential flag was given worked out once for all the words.
+    static func mayBePassphrase(_ word: String, command: String, credentialGiven: Bool) -> Bool {
         if ["inspect", "convert", "doctor"].contains(command) { return true }
-        let credential = arguments.contains {
-            ["--cert", "--key"].contains($0) || $0.hasPrefix("--cert=") || $0.hasPrefix("--key=")
-        }
-        guard credential else { return false }
+        guard credentialGiven else { return false }
         let lower = word.lowercased()
         if word.hasPrefix("{") || word.hasPrefix("<") || word.contains(where: \.isWhitespace) { return false }
         if lower.hasSuffix(".json") || lower.hasSuffix(".apns") { return false }
@@ -47,9 +54,20 @@ enum StrayPassphraseArgument {
         guard line.hasPrefix("error: "), let colon = body.firstIndex(of: ":"),
             body[..<colon].hasSuffix(" unexpected arguments")
         else { return line }
-        let words = arguments.dropFirst().filter { line.contains("'\($0)'") }
+        // The quoted words, read once (thousands of tokens pasted after one -d made this quadratic).
+        var listed = Set<Substring>()
+        let list = body[body.index(after: colon)...].drop { $0 == " " }
+        if list.hasPrefix("'"), list.hasSuffix("'"), list.count >= 2 {
+            for word in list.dropFirst().dropLast().split(separator: "', '", omittingEmptySubsequences: false) {
+                listed.insert(word)
+            }
+        }
+        let words = arguments.dropFirst().filter {
+            listed.contains(Substring($0)) || ($0.contains("', '") && line.contains("'\($0)'"))
+        }
+        let credentialGiven = givesCredential(arguments)
         let hidden = words.filter {
-            !FileSystem.exists($0) && mayBePassphrase($0, command: command, arguments: arguments)
+            !FileSystem.exists($0) && mayBePassphrase($0, command: command, credentialGiven: credentialGiven)
         }
         guard !hidden.isEmpty else { return line }
         // Files are named (`inspect cert.pem key.pem S3cret`); the other words are not repeated.

@@ -238,6 +238,14 @@ import Testing
                 == "error: 4 device tokens given as arguments (\(Self.token(2)), \(Self.token(3)), …); -d takes one token: give each its own -d, or put them in a file, one a line, and pass --devices FILE (--devices - reads them from a pipe)",
             "\(pasted.stderr)")
         #expect(!pasted.stderr.contains(Self.token(5)), "\(pasted.stderr)")
+        // 20,000 of them, beside a certificate (whose passphrase an extra word may be): one line, in linear time
+        // (each word was searched for in the parser's line of every word: minutes).
+        let many = try InProcess.apnsctl(
+            ["send", "--cert", "push.pem", "--alert", "Hi", "-d"] + (1...20_000).map { Self.token($0) }, timeout: 30)
+        #expect(!many.timedOut && many.status == 64, "\(many.stderr.prefix(300))")
+        #expect(
+            many.errorLines.first?.hasPrefix("error: 19999 device tokens given as arguments") == true
+                && many.stderr.utf8.count < 2_000, "\(many.stderr.prefix(300))")
         let start = try InProcess.apnsctl(["mock", "start"])
         #expect(start.status == 64, "\(start.stderr)")
         #expect(
