@@ -99,6 +99,7 @@ import Testing
         } throws: { error in
             guard let failure = error as? TLSFailure, case .verification = failure else { return false }
             return failure.isAboutHostName && !failure.isAboutCertificateDates
+                && failure.refusedHostName == "other.example"
                 && failure.description.hasSuffix(
                     "hostname mismatch (the certificate is for localhost, 127.0.0.1, not for other.example)")
         }

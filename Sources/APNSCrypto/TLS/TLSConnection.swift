@@ -129,7 +129,7 @@ public final class TLSConnection {
                 if issuerUnknown, let caFile = context.caFile {
                     let issuer = presentedChain.last.flatMap { Self.commonName(of: $0.issuerEntries) }
                     text +=
-                        "; the CA file \(caFile) does not hold "
+                        "; the CA file \(ShellWord.of(caFile)) does not hold "
                         + (issuer.map { "the CA that issued it (\($0))" } ?? "the CA that issued it")
                 }
                 ERR_clear_error()

@@ -13,6 +13,16 @@ extension TLSFailure {
         isVerification(failingWith: [X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH])
     }
 
+    /// The name connected to, for a certificate refused as not for it: read back from the words `TLSConnection`
+    /// writes (`… not for NAME)`), so a caller can tell Apple's own host from one given in `--endpoint`.
+    public var refusedHostName: String? {
+        guard isAboutHostName, case .verification(let reason) = self,
+            let start = reason.ranges(of: "not for ").last?.upperBound
+        else { return nil }
+        let name = reason[start...].prefix { $0 != ")" }
+        return name.isEmpty ? nil : String(name)
+    }
+
     private func isVerification(failingWith errors: [Int32]) -> Bool {
         guard case .verification(let reason) = self else { return false }
         return errors.contains { reason.hasPrefix(String(cString: X509_verify_cert_error_string(Int($0)))) }

@@ -51,8 +51,8 @@ extension TransportFailure {
 
     /// A certificate refused as not for Apple's host (`… not for api.push.apple.com)`).
     var isAboutApplesHostName: Bool {
-        guard let start = description.ranges(of: "not for ").last?.upperBound else { return false }
-        return description[start...].prefix { $0 != ")" }.hasSuffix(".push.apple.com")
+        guard case .tls(let failure) = self else { return false }
+        return failure.refusedHostName?.hasSuffix(".push.apple.com") == true
     }
 
     /// What to do about devices whose outcome is unknown.
