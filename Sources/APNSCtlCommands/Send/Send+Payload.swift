@@ -141,7 +141,9 @@ extension APNSCtl.Send {
 
     /// PAYLOAD as read (66 when unreadable) and the name its problems are reported under; nil without one.
     func readPayload(in world: CommandWorld) throws(CLIError) -> SendPayload? {
-        if let bytes = history.replayedPayload { return SendPayload(payload: Payload(bytes: bytes), name: "(history)") }
+        if let bytes = history.replayed.payload {
+            return SendPayload(payload: Payload(bytes: bytes), name: "(history)")
+        }
         guard let payload else { return nil }
         if payload.hasPrefix("{") { return SendPayload(payload: Payload(bytes: Array(payload.utf8)), name: "(inline)") }
         // A paste's blanks or line breaks (CRLF too) before the `{`, which JSON allows: no file has such a name, so it

@@ -14,7 +14,7 @@ extension APNSCtl.Send {
         }
         // Said first: a misspelt variable (APNSCTL_CERTT) is often why the settings are refused.
         world.warnAboutUnreadVariables(command: ["send"], given: dryRun ? ["APNSCTL_DRY_RUN"] : [])
-        let replayed = history.replayedCredential
+        let replayed = history.replayed.credential
         let settings = try settingsOptions.resolve(
             .send, from: self, world: world.settings, combinations: simulator == nil && replayed == nil)
         if simulator == nil, let replayed {

@@ -28,30 +28,39 @@ struct SendHistoryOptions: ParsableArguments {
         transform: SettingArgument.transform(.historyEntries, .send))
     var historyEntries: SettingValue?
 
-    /// The payload bytes of the entry `--replay` sends again, byte for byte (not a flag: set by the replay).
-    var replayedPayload: [UInt8]? = nil
-    /// Which credential the replayed entry was sent with (`certificate CN=…, SHA-256 …`), for the advice when
-    /// none resolves now: the history keeps no credential (not a flag: set by the replay).
-    var replayedCredential: String? = nil
-    /// The request values the replay took from the entry, as their flags would give them (`--push-type
-    /// background`), for a refusal to say where a value the user never typed came from (not a flag).
-    var replayedValues: [String] = []
-    /// Set by a replay that took the push type from its entry: whether that entry's was given (nil: not known), for
-    /// the replay's own entry to keep, so a replay of the replay reads it as the first send's (not a flag).
-    var replayedPushType: (taken: Bool, given: Bool?) = (false, nil)
+    /// What a replay took from its entry (not flags: set by the replay, never parsed). One property of one type, so
+    /// the argument parser's walk of this group meets one type that is no option, not four.
+    var replayed = ReplayedEntry()
 
     /// `entry` saying whether its push type was given as the replayed entry said, when it was taken from there
     /// (as a `--push-type` value, it would otherwise read as given).
     func withPushTypeOrigin(_ entry: HistoryEntry) -> HistoryEntry {
-        guard replayedPushType.taken else { return entry }
+        guard replayed.pushType.taken else { return entry }
         var entry = entry
-        entry.pushTypeGiven = replayedPushType.given
+        entry.pushTypeGiven = replayed.pushType.given
         return entry
     }
 
-    /// The flags only: `replayedPayload`, `replayedCredential`, `replayedValues` and `replayedPushType` are never
-    /// parsed.
+    /// The flags only: `replayed` is never parsed.
     private enum CodingKeys: String, CodingKey {
         case replay, noHistory, historyDays, historyEntries
     }
+}
+
+/// What `--replay` took from the history entry it sends again.
+struct ReplayedEntry {
+    /// The entry's payload bytes, sent byte for byte.
+    var payload: [UInt8]? = nil
+    /// Which credential the entry was sent with (`certificate CN=…, SHA-256 …`), for the advice when none
+    /// resolves now: the history keeps no credential.
+    var credential: String? = nil
+    /// The request values taken from the entry, as their flags would give them (`--push-type background`), for
+    /// a refusal to say where a value the user never typed came from.
+    var values: [String] = []
+    /// The server values taken from the entry (`--env`, `--endpoint`, `--ca-file`), for a replay that cannot reach
+    /// that server or read that file to say they were the entry's.
+    var connection: [String] = []
+    /// Set when the push type was taken from the entry: whether that entry's was given (nil: not known), for the
+    /// replay's own entry to keep, so a replay of the replay reads it as the first send's.
+    var pushType: (taken: Bool, given: Bool?) = (false, nil)
 }

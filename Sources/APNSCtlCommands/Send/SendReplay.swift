@@ -16,14 +16,14 @@ extension APNSCtl.Send {
         var replay = self
         replay.history.replay = nil
         // A simulator's entry names no credential (and its replay takes none).
-        replay.history.replayedCredential =
+        replay.history.replayed.credential =
             entry.kind == .simulator ? nil : entry.credential.escapingControlsForOutput()
         let liveActivity = entry.pushType == PushType.liveactivity.rawValue
         // Any quick payload flag builds the payload anew (CLI.md: a flag given replaces the entry's value).
         let flags = plainPayloadFlags
         let quickPayload = !flags.alertFields.isEmpty || flags.contentChanged
         if payload == nil && (liveActivity || !quickPayload) {
-            replay.history.replayedPayload = entry.payload
+            replay.history.replayed.payload = entry.payload
         }
         var taken: [String] = []
         // `--timestamp now` spelt out is the same replay as the default, and keeps the dates the same way.
@@ -52,7 +52,7 @@ extension APNSCtl.Send {
         if entry.kind != .broadcast && broadcast.channels.isEmpty {
             if request.pushType == nil, !rebuilt, let pushType = entry.pushType {
                 replay.request.pushType = try value(pushType, .pushType, "--push-type")
-                replay.history.replayedPushType = (true, entry.pushTypeGiven)
+                replay.history.replayed.pushType = (true, entry.pushTypeGiven)
                 taken.append("--push-type \(pushType)")
             }
             if request.collapseID == nil, let collapseID = entry.collapseID {
@@ -78,14 +78,16 @@ extension APNSCtl.Send {
             replay.request.expiration = try value(expiration, .expiration, "--expiration")
             taken.append("--expiration \(expiration)")
         }
-        replay.history.replayedValues = taken.map { $0.escapingControlsForOutput() }
+        replay.history.replayed.values = taken.map { $0.escapingControlsForOutput() }
         let targetsGiven = !devices.isEmpty || devicesFile != nil || !broadcast.channels.isEmpty || simulator != nil
         // A simulator has no server: its entry names none, and `--simulator` refuses them. A mock profile names
         // the mock running now (its port changes between runs), with its CA and the environment it plays: the
         // replay goes there, not to the server the entry was sent to.
         if entry.kind != .simulator || targetsGiven, simulator == nil, try !choosesMock(in: world) {
+            var server: [String] = []
             if connection.env == nil && entry.kind != .simulator {
                 replay.connection.env = try value(entry.environment, .env, "--env")
+                server.append("--env \(entry.environment)")
             }
             // Apple's own hosts are where each environment sends: carried as the entry's one URL they would keep a
             // replay with another --env on the entry's host (a sandbox replay reaching production). Carried as both
@@ -106,9 +108,14 @@ extension APNSCtl.Send {
                     }
                 } else {
                     replay.connection.endpoint = entry.endpoints
+                    server += entry.endpoints.map { "--endpoint \($0)" }
                 }
             }
-            if connection.caFile == nil { replay.connection.caFile = entry.caFile }
+            if connection.caFile == nil, let caFile = entry.caFile {
+                replay.connection.caFile = caFile
+                server.append("--ca-file \(caFile)")
+            }
+            replay.history.replayed.connection = server.map { $0.escapingControlsForOutput() }
         }
         guard !targetsGiven else { return (replay, entry.id) }
         var seen = Set<String>()
@@ -151,7 +158,7 @@ extension APNSCtl.Send {
         _ identity: PushIdentity?, tokenIDs: (keyID: String, teamID: String)?, replayOf id: Int64?,
         in world: CommandWorld
     ) {
-        guard let id, let was = history.replayedCredential else { return }
+        guard let id, let was = history.replayed.credential else { return }
         let now = SendHistoryEntry.credential(identity, tokenIDs: tokenIDs).escapingControlsForOutput()
         guard now != was else { return }
         world.standardError.warning(
@@ -161,24 +168,38 @@ extension APNSCtl.Send {
 
     /// `error` of this replay, saying which of the values it refuses came from history entry `id`: the user never
     /// typed them. For a refused payload (its rules depend on the push type and priority) every value taken is
-    /// named; for a usage error, those its message names.
+    /// named; for a usage error or a file that cannot be read, those its message names; for a server not reached,
+    /// the server values taken.
     func explaining(_ error: CLIError, replayOf id: Int64) -> CLIError {
-        let taken = history.replayedValues
-        guard !taken.isEmpty else { return error }
+        let taken = history.replayed.values
+        let server = history.replayed.connection
+        let cameFrom = { (named: [String]) in
+            " (\(named.joined(separator: ", ")) came from history entry #\(id), not the command line; give the flag to change it)"
+        }
+        let naming = { (message: String, values: [String]) in
+            values.filter { value in
+                message.contains(value) || message.contains(String(value.prefix { $0 != " " }) + " ")
+            }
+        }
         switch error {
-        case .payloadInvalid(let message):
+        case .payloadInvalid(let message) where !taken.isEmpty:
             let note =
                 "this replay of history entry #\(id) took \(taken.joined(separator: ", ")) from it; a flag on the command line replaces any of them"
             return .payloadInvalid(message.map { $0 + " (\(note))" } ?? note)
         case .usage(let message):
-            let named = taken.filter { value in
-                message.contains(value) || message.contains(String(value.prefix { $0 != " " }) + " ")
-            }
-            guard !named.isEmpty else { return error }
-            return .usage(
-                message
-                    + " (\(named.joined(separator: ", ")) came from history entry #\(id), not the command line; give the flag to change it)"
-            )
+            let named = naming(message, taken) + server.filter(message.contains)
+            return named.isEmpty ? error : .usage(message + cameFrom(named))
+        case .inputMissing(let message):
+            // A file the entry named (its --ca-file), moved or removed since.
+            let named = server.filter(message.contains)
+            return named.isEmpty ? error : .inputMissing(message + cameFrom(named))
+        case .credential(let message):
+            let named = server.filter(message.contains)
+            return named.isEmpty ? error : .credential(message + cameFrom(named))
+        case .transport(let problem):
+            // The server the entry was sent to, down or elsewhere now: the user typed none of its address.
+            guard !server.isEmpty, problem.isUnreachedServer else { return error }
+            return .transport(.replayed(problem, note: cameFrom(server)))
         default:
             return error
         }

@@ -286,6 +286,40 @@ import Testing
         #expect(quick.stderr.contains("> apns-priority: 10"), "\(quick.stderr)")
     }
 
+    /// A replay whose CA file, taken from its entry, is gone, or whose server, taken from it, is not reached, says
+    /// those values were the entry's: the user typed neither, and "check the path" alone pointed at nothing typed.
+    @Test func aServerOrCAFileTakenFromTheEntryIsNamedWhenItFails() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        let ca = try home.root.write("old-ca.pem", try String(contentsOfFile: mock.caFile, encoding: .utf8))
+        let flags = ["--endpoint", mock.endpoint, "--ca-file", ca, "--cert", mock.certificate]
+        #expect(try home.run(["send", "--alert", "hi", "-d", Self.token(1)] + flags).status == 0)
+        try FileManager.default.removeItem(atPath: ca)
+        let moved = try home.run(["send", "--replay", "last", "--cert", mock.certificate])
+        #expect(moved.status == 66, "\(moved.stderr)")
+        #expect(
+            moved.errorLines.last?.hasSuffix(
+                " (--ca-file \(ca) came from history entry #1, not the command line; give the flag to change it)")
+                == true, "\(moved.stderr)")
+        // A server that is down now (nothing listens on port 1): the entry's address is named, the user's --cert not.
+        let down = ["--endpoint", "https://127.0.0.1:1", "--ca-file", mock.caFile, "--cert", mock.certificate]
+        #expect(try home.run(["send", "--alert", "hi", "-d", Self.token(1)] + down).status == 69)
+        let refused = try home.run(["send", "--replay", "last", "--cert", mock.certificate])
+        #expect(refused.status == 69, "\(refused.stderr)")
+        #expect(
+            refused.errorLines.last?.hasSuffix(
+                " (--env sandbox, --endpoint https://127.0.0.1:1, --ca-file \(mock.caFile) came from history entry #2, "
+                    + "not the command line; give the flag to change it)") == true, "\(refused.stderr)")
+        // Given on the command line, a value is the user's own, and not named.
+        let typed = try home.run(
+            ["send", "--replay", "2", "--cert", mock.certificate, "--endpoint", "https://127.0.0.1:1"])
+        #expect(typed.status == 69, "\(typed.stderr)")
+        #expect(
+            typed.errorLines.last?.hasSuffix(
+                " (--env sandbox, --ca-file \(mock.caFile) came from history entry #2, not the command line; give the "
+                    + "flag to change it)") == true, "\(typed.stderr)")
+    }
+
     /// A broadcast entry sent again to devices gets the Live Activity topic a device push needs (the broadcast's is
     /// the bare bundle id): refused before for a suffix no one had left out.
     @Test func aBroadcastEntryReplayedToADeviceGetsTheDevicesTopic() throws {

@@ -17,6 +17,16 @@ enum TransportProblem: Sendable {
     case noChannelList(status: Int)
     /// The mock could not start.
     case mockCannotStart(MockServerError)
+    /// A replay's `problem`, with `note` naming the server values it took from the history entry.
+    indirect case replayed(TransportProblem, note: String)
+
+    /// Whether the server was not reached or not trusted: what a replay's server values from its entry explain.
+    var isUnreachedServer: Bool {
+        switch self {
+        case .failure, .unanswered: return true
+        default: return false
+        }
+    }
 
     /// Why a channel request got no answer. A request that was sent whole may have been carried out: a create
     /// may have made a channel, a delete removed one, and a read or a list changed nothing (so it is simply run
@@ -86,6 +96,8 @@ enum TransportProblem: Sendable {
                 "channel list: the server answered \(status) without a list of channels; is --endpoint a channel management host?"
         case .mockCannotStart(let error):
             return error.description + (error.isAddressInUse ? " or pass --port 0 for a free port" : "")
+        case .replayed(let problem, let note):
+            return problem.message + note
         }
     }
 }

@@ -14,11 +14,6 @@ enum SettingArgument {
     }
 }
 
-/// A domain value an option holds directly (`--color`), read into the settings as its `SettingValue`.
-protocol SettingArgumentValue {
-    var settingValue: SettingValue { get }
-}
-
 extension SettingsProblem {
     /// The problem a setting flag's `transform:` threw, inside the argument parser's error (which wraps it in
     /// its own "The value … is invalid" text): its message is the one to print.

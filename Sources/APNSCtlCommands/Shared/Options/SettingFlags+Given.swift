@@ -18,53 +18,53 @@ extension SettingFlags {
     }
 
     private static func collect(_ parsed: Any, settings: [String: Setting], into flags: inout SettingFlags) {
-        // One cast per property: each property type's first cast scans the runtime's conformance records.
         for child in Mirror(reflecting: parsed).children {
-            guard let property = child.value as? any ParsedProperty else { continue }
-            if property.isOptionGroup {
-                collect(property.parsedValue, settings: settings, into: &flags)
+            // A property wrapper's storage is named `_name`; a property without the underscore is the command's
+            // own state (a replay's entry), never a flag, and is not cast at all.
+            guard let label = child.label, label.first == "_" else { continue }
+            switch Property(child.value) {
+            case .leaf(let given):
+                if let setting = settings[label.dropFirst().lowercased()] { flags.set(setting, given) }
+            case .group(let group):
+                collect(group, settings: settings, into: &flags)
+            case .other:
                 continue
             }
-            guard let label = child.label, let setting = settings[String(label.drop { $0 == "_" }).lowercased()] else {
-                continue
-            }
-            flags.set(setting, givenValue(property.parsedValue))
         }
     }
 
-    /// A property's value as given: nil, false and an empty list are "not given". A cast unwraps an optional,
-    /// so `nil` matches no case; a type not listed here reaches no setting, which the declaration check finds.
-    private static func givenValue(_ value: Any) -> Given? {
-        switch value {
-        // Concrete types first: a cast to a protocol scans the runtime's conformance records.
-        case let checked as SettingValue: return .value(checked)
-        case let on as Bool: return on ? .text(["true"]) : nil
-        case let list as [String]: return list.isEmpty ? nil : .text(list)
-        case let text as String: return .text([text])
-        case let typed as any SettingArgumentValue: return .value(typed.settingValue)
-        default: return nil
+    /// A parsed property: an option or flag of a type setting flags have, with its value as given (nil, false and
+    /// an empty list are "not given"), or an option group, or neither. A setting flag of a type not listed here
+    /// reaches no setting, which the declaration check finds.
+    private enum Property {
+        case leaf(Given?)
+        case group(Any)
+        case other
+
+        init(_ property: Any) {
+            // Concrete wrapper types, not a protocol: the first cast of each type to a protocol scans all of the
+            // runtime's conformance records (about 4,000), the most costly step of reading a command line.
+            switch property {
+            case let option as Option<SettingValue?>: self = .leaf(option.wrappedValue.map { .value($0) })
+            case let option as Option<String?>: self = .leaf(option.wrappedValue.map { .text([$0]) })
+            case let flag as Flag<Bool>: self = .leaf(flag.wrappedValue ? .text(["true"]) : nil)
+            case let option as Option<[String]>:
+                self = .leaf(option.wrappedValue.isEmpty ? nil : .text(option.wrappedValue))
+            case let option as Option<String>: self = .leaf(.text([option.wrappedValue]))
+            case let option as Option<ColorChoice?>: self = .leaf(option.wrappedValue.map { .value(.color($0)) })
+            case is Argument<String?>, is Argument<[String]>: self = .other
+            case let group as any ParsedOptionGroup: self = .group(group.parsedGroup)
+            default: self = .other
+            }
         }
     }
 }
 
-/// An `@Option`, `@Flag` or `@OptionGroup` after parsing: its value, whatever its type (a group's value is
-/// the group, whose properties are walked in turn).
-protocol ParsedProperty {
-    var parsedValue: Any { get }
-    var isOptionGroup: Bool { get }
+/// An `@OptionGroup` after parsing: the group, whose properties are walked in turn.
+protocol ParsedOptionGroup {
+    var parsedGroup: Any { get }
 }
 
-extension Option: ParsedProperty {
-    var parsedValue: Any { wrappedValue }
-    var isOptionGroup: Bool { false }
-}
-
-extension Flag: ParsedProperty {
-    var parsedValue: Any { wrappedValue }
-    var isOptionGroup: Bool { false }
-}
-
-extension OptionGroup: ParsedProperty {
-    var parsedValue: Any { wrappedValue }
-    var isOptionGroup: Bool { true }
+extension OptionGroup: ParsedOptionGroup {
+    var parsedGroup: Any { wrappedValue }
 }

@@ -4,9 +4,7 @@ import APNSSettings
 import ArgumentParser
 
 /// auto, always or never, as git and ls spell them: the setting's one type.
-extension ColorChoice: ExpressibleByArgument, SettingArgumentValue {
-    var settingValue: SettingValue { .color(self) }
-
+extension ColorChoice: ExpressibleByArgument {
     /// The argument parser's `transform:` for `--color`: read by `SettingParser`, as `APNSCTL_COLOR` and a
     /// profile's `color` are, so a bad value gets the same message naming the flag (and a did-you-mean), and
     /// any case is taken.
