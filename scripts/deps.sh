@@ -50,6 +50,7 @@ need_proxy microsocks microsocks  # a real SOCKS5 server for the send --proxy te
 need_proxy nginx nginx-light      # a real HTTP/2 server in front of a late backend: the send delivery tests
 need_cmd pgrep procps             # the nginx tests find its worker process
 need_cmd strace strace            # a send with the system trust store must not open the whole bundle
+need_cmd chattr e2fsprogs         # convert -o over an immutable file (as root): the reason it cannot be replaced
 # make dist / make deb / make dist-check (Debian and Ubuntu only: they build and check a .deb and a Linux tarball)
 if command -v dpkg >/dev/null 2>&1; then
     need_cmd dpkg-shlibdeps dpkg-dev  # computes the package's Depends from the binary

@@ -25,9 +25,17 @@ public final class HistoryStore {
         do {
             if !create && FileSystem.entryKind(directory) == .none && !blockedByAFile(directory) { return nil }
             folder = try create ? PrivateDirectory.openOrCreate(directory) : PrivateDirectory.open(directory)
-            // The history decides where a replay sends a credential: kept 0700 and 0600 (SQLite gives its log files
-            // the database's mode), as the token cache is, whatever widened them.
-            if create { folder.setMode(0o700) }
+        } catch {
+            throw HistoryProblem(error)
+        }
+        // The history decides where a replay sends a credential: kept 0700 and 0600 (SQLite gives its log files
+        // the database's mode), as the token cache is, whatever widened them. What its owner took away stays
+        // away: a folder made read-only records nothing, as a read-only database does (root included).
+        if create {
+            let mode = folder.narrowMode(to: 0o700)
+            if mode & 0o200 == 0 { throw .readOnlyFolder(path: directory, mode: mode) }
+        }
+        do {
             for name in [fileName, fileName + "-wal", fileName + "-shm"] { folder.restrict(name, to: 0o600) }
             // SQLite opens the database and its log files by path: no folder above may be another's to swap,
             // and a log that is a link or another's is named here, not left to SQLite's "unable to open".

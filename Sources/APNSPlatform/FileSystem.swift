@@ -479,6 +479,22 @@ public enum FileSystem {
         }
     }
 
+    /// Why a file could not be made in a directory that exists: its file system makes none (`/proc`, `/sys`).
+    static let noNewFilesReason =
+        "its file system takes no new files (the kernel's /proc and /sys); choose another path"
+
+    /// Turns a failed replacement of an existing file (`--force`, renamed over) into advice. EPERM with a directory
+    /// we could create the new file in is the file itself refusing: immutable or append-only, or another user's
+    /// in a sticky folder such as /tmp; "choose a directory you can write to" would send the user the wrong way.
+    static func replacementFailure(path: String, _ code: Int32) -> Failure {
+        guard code == EPERM else { return creationFailure(path: path, code) }
+        return .cannotCreate(
+            path: path,
+            reason:
+                "the existing file refuses to be replaced: it is immutable or append-only (lsattr \(ShellWord.of(path)) shows it), or another user's in a shared folder such as /tmp; choose another path"
+        )
+    }
+
     /// Creates `path` and its parents with `mode` (like `mkdir -p`); an existing directory is fine.
     public static func makeDirectories(_ path: String, mode: FileMode = 0o700) throws(Failure) {
         var current = path.hasPrefix("/") ? "/" : ""

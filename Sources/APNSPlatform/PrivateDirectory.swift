@@ -192,6 +192,18 @@ public final class PrivateDirectory: Sendable {
     /// Sets the directory's own mode through its descriptor.
     public func setMode(_ mode: FileMode) { _ = fchmod(fd, mode_t(mode)) }
 
+    /// Takes from the directory's own mode every permission bit `mode` lacks, keeping those the owner took away
+    /// (a `chmod 500` stays 0500), and returns the mode it has then.
+    @discardableResult
+    public func narrowMode(to mode: FileMode) -> FileMode {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return mode }
+        let permissions = FileMode(st.st_mode & 0o7777)
+        guard permissions & ~mode != 0 else { return permissions }
+        _ = fchmod(fd, mode_t(permissions & mode))
+        return permissions & mode
+    }
+
     // MARK: - Files in it
 
     /// `path/name`, for messages and for paths given to other programs.
@@ -291,7 +303,7 @@ public final class PrivateDirectory: Sendable {
         defer { remove(temporary) }
         if overwrite {
             if renameat(fd, temporary, fd, name) != 0 {
-                throw .file(FileSystem.creationFailure(path: file(name), errno))
+                throw .file(FileSystem.replacementFailure(path: file(name), errno))
             }
             return
         }
@@ -308,7 +320,14 @@ public final class PrivateDirectory: Sendable {
     /// close checked (disk full, a size limit: exit 74), nothing left behind on failure. Messages name `name`.
     private func create(_ bytes: [UInt8], at target: String, mode: FileMode, reportedAs name: String) throws(Failure) {
         let out = SystemCall.openRelative(fd, target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        if out < 0 { throw .file(FileSystem.creationFailure(path: file(name), errno)) }
+        if out < 0 {
+            let code = errno
+            // The directory is open, so it exists: ENOENT is a file system that makes no files (/proc, /sys).
+            if code == ENOENT {
+                throw .file(.cannotCreate(path: file(name), reason: FileSystem.noNewFilesReason))
+            }
+            throw .file(FileSystem.creationFailure(path: file(name), code))
+        }
         _ = fchmod(out, mode_t(mode))
         let sink = OutputSink(fd: out, name: file(name))
         sink.write(bytes)
@@ -387,6 +406,8 @@ public final class PrivateDirectory: Sendable {
             case .link:
                 throw .untrusted(path: file(name), reason: "is a symbolic link (not followed)", remedy: .remove)
             case .missing: throw .file(.missing(path: file(name)))
+            case .failed(EISDIR):
+                throw .untrusted(path: file(name), reason: "is a directory, not a regular file", remedy: .moveAside)
             case .failed(let e): throw .file(.unreadable(path: file(name), reason: FileSystem.errnoText(e)))
             case .notRegular(let kind):
                 throw .untrusted(path: file(name), reason: "is \(kind), not a regular file", remedy: .remove)

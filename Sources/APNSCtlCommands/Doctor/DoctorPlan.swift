@@ -93,7 +93,8 @@ extension APNSCtl.Doctor {
                 isAppleHost: endpoints.explicit(for: environment) == nil)
         }
         try settings.checkCAFile(in: world)
-        if failWithin != nil && settings[.authKey] != nil {
+        // With --app the limit still applies, to the provisioning profile.
+        if failWithin != nil && settings[.authKey] != nil && app == nil {
             world.standardError.warning(
                 "\(settings.label(.failWithin)) applies to certificates; a .p8 key does not expire, so it is ignored")
         }

@@ -264,16 +264,22 @@ import Testing
     }
 
     /// A profile within --fail-within fails its line (77) and, as a certificate within it, leaves the network
-    /// checks to run (they stopped there).
-    @Test func aProfileWithinFailWithinStillRunsTheNetworkChecks() throws {
+    /// checks to run (they stopped there). With a .p8 key the limit is not said to be ignored: it fails the profile.
+    @Test(arguments: [false, true]) func aProfileWithinFailWithinStillRunsTheNetworkChecks(token: Bool) throws {
         let setup = try Setup()
-        let r = try InProcess.apnsctl([
-            "doctor", "--cert", setup.sandbox.certificate, "--ca-file", setup.sandbox.caFile, "--endpoint",
-            setup.sandbox.endpoint, "--app", try setup.ipa(.development), "--fail-within", "330d",
-        ])
+        let credentials =
+            token
+            ? ["--auth-key", setup.sandbox.authKey, "--team-id", setup.sandbox.teamID]
+            : ["--cert", setup.sandbox.certificate]
+        let r = try InProcess.apnsctl(
+            ["doctor"] + credentials + [
+                "--ca-file", setup.sandbox.caFile, "--endpoint", setup.sandbox.endpoint, "--app",
+                try setup.ipa(.development), "--fail-within", "330d",
+            ])
         #expect(r.status == 77, "\(r.stdout)\(r.stderr)")
         let app = r.lines.first { $0.hasPrefix("fail  app ") } ?? ""
         #expect(app.contains("expires within --fail-within 330d"), "\(r.stdout)")
+        #expect(!r.stderr.contains("ignored"), "\(r.stderr)")
         #expect(r.stdout.contains("ok    credentials "), "the certificate is not within 330 days: \(r.stdout)")
         #expect(r.stdout.contains("auth sandbox"), "\(r.stdout)")
     }

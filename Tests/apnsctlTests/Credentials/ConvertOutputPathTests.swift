@@ -48,6 +48,50 @@ import Testing
         #expect(r.stderr.contains("its directory does not exist; create it first"))
     }
 
+    /// A directory whose file system makes no files (/proc) is not said to be missing: it is there.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status")))
+    func aKernelFileSystemIsNotAMissingFolder() throws {
+        let r = try convert(["-o", "/proc/apnsctl-convert-test.pem"])
+        #expect(r.status == 73, "\(r.stderr)")
+        // After the warning that this test's certificate is a CA, the error.
+        #expect(
+            r.stderr.split(separator: "\n").last
+                == "error: -o /proc/apnsctl-convert-test.pem: cannot create: its file system takes no new files (the kernel's /proc and /sys); choose another path",
+            "\(r.stderr)")
+    }
+
+    /// Whether `chattr +i` works here (root, and a file system that keeps the flag): only then can a file refuse
+    /// to be replaced in a writable folder.
+    static let canMarkImmutable: Bool = {
+        guard getuid() == 0, let dir = try? TemporaryDirectory(prefix: "chattr-probe") else { return false }
+        let probe = dir.file("probe")
+        guard FileManager.default.createFile(atPath: probe, contents: Data()),
+            (try? CommandRunner.run("chattr", ["+i", probe]))?.status == 0
+        else { return false }
+        _ = try? CommandRunner.run("chattr", ["-i", probe])
+        return true
+    }()
+
+    /// `--force` over an immutable file: the folder is writable, so "choose a directory you can write to" was the
+    /// wrong way; the file itself is named as what refuses, with the command that shows it, and left as it was.
+    @Test(.enabled(if: canMarkImmutable))
+    func anImmutableFileIsSaidToRefuseReplacement() throws {
+        let out = try scratch.write("immutable.pem", "kept\n")
+        #expect(try CommandRunner.run("chattr", ["+i", out]).status == 0)
+        defer { _ = try? CommandRunner.run("chattr", ["-i", out]) }
+        let r = try convert(["-o", out, "--force"])
+        #expect(r.status == 73, "\(r.stderr)")
+        #expect(
+            r.stderr.split(separator: "\n").last
+                == "error: -o \(out): cannot create: the existing file refuses to be replaced: it is immutable or append-only (lsattr \(out) shows it), or another user's in a shared folder such as /tmp; choose another path",
+            "\(r.stderr)")
+        #expect(try scratch.read("immutable.pem") == "kept\n")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter {
+            $0.contains(".tmp-")
+        }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
     /// `-o ""` (an unset variable) is the flag's mistake (64), not a folder that does not exist (73); a path
     /// through a file is said to be one, not a missing folder. A new file is written whole: no temporary left.
     @Test func anEmptyPathOrOneThroughAFileIsSaidAsSuch() throws {

@@ -62,7 +62,10 @@ import Testing
         let home = try HistoryHome()
         #expect(try home.send(mock, ["-d", Self.device]).stderr.isEmpty)
         #expect(chmod(home.database, 0o400) == 0)
-        try expectSentWithOneWarning(home, mock, "read-only")
+        try expectSentWithOneWarning(
+            home, mock,
+            "\(home.database): the database is read-only; make it writable (chmod u+w \(home.database)) to record "
+                + "sends again, or pass --no-history")
         // Still readable: one entry, the first send's.
         #expect(try home.run(["history"]).lines.count == 1)
         // Read, but not written: `clear` is output that could not be written (74), saying what to do.
@@ -72,6 +75,43 @@ import Testing
             cleared.stderr.hasSuffix(": the database is read-only; make it and its folder writable to clear it\n"),
             "\(cleared.stderr)")
         #expect(try home.run(["history"]).lines.count == 1)
+    }
+
+    /// A folder its owner made read-only (`chmod 500`) stays so, root's too: the send goes out, nothing is
+    /// recorded, and the one warning says how to undo it; the entries already there are kept.
+    @Test func aReadOnlyFolderIsKeptReadOnly() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        #expect(try home.send(mock, ["-d", Self.device]).stderr.isEmpty)
+        #expect(chmod(home.folder, 0o500) == 0)
+        defer { chmod(home.folder, 0o700) }
+        try expectSentWithOneWarning(
+            home, mock,
+            "\(home.folder): the folder is read-only (mode 0500); make it writable (chmod u+w \(home.folder)) to "
+                + "record sends again, or pass --no-history")
+        let mode = (try? FileManager.default.attributesOfItem(atPath: home.folder)[.posixPermissions]) as? Int
+        #expect(mode == 0o500, "the folder's mode was changed")
+        chmod(home.folder, 0o700)
+        #expect(try home.run(["history"]).lines.count == 1, "the second send was recorded")
+    }
+
+    /// A folder that cannot be made (the kernel's /proc takes none) and a directory where the database belongs
+    /// each say what to do, not only the system's words.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd")))
+    func aPlaceThatCannotHoldTheHistorySaysWhatToDo() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        let sent = try home.send(mock, ["-d", Self.device], ["XDG_STATE_HOME": "/proc/apnsctl-history-test"])
+        #expect(sent.status == 0)
+        #expect(
+            sent.stderr.hasSuffix("; set XDG_STATE_HOME to a folder you can write, or pass --no-history\n"),
+            "\(sent.stderr)")
+        try makeFolder(home)
+        try FileManager.default.createDirectory(atPath: home.database, withIntermediateDirectories: false)
+        try expectSentWithOneWarning(
+            home, mock,
+            "\(home.database): is a directory, not a regular file; move it aside (mv \(home.database) "
+                + "\(home.database).old), or pass --no-history")
     }
 
     /// `XDG_STATE_HOME` naming a file: no send can record there, and `history` says so (66) rather than "no send

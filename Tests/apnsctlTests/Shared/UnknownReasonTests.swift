@@ -147,6 +147,12 @@ import Testing
         #expect(object["status"] as? Int == 200 && object["reason"] is NSNull, "\(broadcast.stdout)")
         #expect(object["meaning"] as? String == "200 from a web server or proxy, not APNs", "\(broadcast.stdout)")
         #expect((object["hint"] as? String)?.hasSuffix("with an apns-request-id") == true, "\(broadcast.stdout)")
+        // In text, the id is said to be the one sent, not one the server gave (it gave none).
+        let sentID = "6b1f2e0c-6f43-4bb6-9d6e-3f0a1c2b4d5e"
+        let said = try InProcess.apnsctl(["send", update, "--channel", "YWJjZA==", "--request-id", sentID] + flags)
+        #expect(said.status == 1, "\(said.stdout)\(said.stderr)")
+        #expect(said.stdout.contains("  sent apns-request-id=\(sentID)"), "\(said.stdout)")
+        #expect(!said.stdout.contains("  apns-request-id="), "\(said.stdout)")
 
         let list = try InProcess.apnsctl(["channel", "list"] + flags)
         #expect(list.status == 1 && list.stdout.isEmpty, "\(list.stdout)\(list.stderr)")

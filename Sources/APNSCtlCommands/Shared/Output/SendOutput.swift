@@ -126,9 +126,11 @@ final class SendOutput {
                 r.refusedByBothEnvironments
                 ? r.bothEnvironmentsRefusedText
                 : explanation(r, pushType: pushType) + (r.environmentHint.map { " " + $0 } ?? "")
+            // An answer without the id APNs echoes leaves only the one apnsctl sent, labelled as such.
+            let idLabel = r.isSuccessNotFromAPNs ? "sent apns-request-id" : "apns-request-id"
             let line =
                 "  \(status)  \(r.reasonColumn)  \(device)  \(why)"
-                + (r.apnsRequestID.map { "  apns-request-id=\($0)" } ?? "") + attemptsNote(r)
+                + (r.apnsRequestID.map { "  \(idLabel)=\($0)" } ?? "") + attemptsNote(r)
             return paint("rejected", green: false, colour) + PrintableText.escapingControls(line)
         case .failed:
             let line =
