@@ -230,6 +230,10 @@ import Testing
         let replay = try home.run(["send", "--replay", "last", "--channel", id] + token)
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(replay.stdout.hasPrefix("accepted  200  \(id)  apns-request-id="), "\(replay.stdout)")
+        // The broadcast is found by its channel, as send names it.
+        let found = try home.run(["history", "--channel", id])
+        #expect(found.status == 0 && found.lines.count == 1, "\(found.stdout)\(found.stderr)")
+        #expect(found.lines.first?.hasPrefix("#2 ") == true, "\(found.stdout)")
     }
 
     /// A refused replay says which values it took from the entry, since the user never typed them: a push typed

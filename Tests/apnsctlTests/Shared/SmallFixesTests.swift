@@ -252,6 +252,20 @@ import Testing
             start.errorLines.first?.hasPrefix(
                 "error: Unexpected argument 'start'. apnsctl mock starts it (add --detach")
                 == true, "\(start.stderr)")
+        // Another history's words for removing or resending an entry: the command that does it.
+        for (words, advice) in [
+            (["history", "rm", "3"], "error: history has no rm command: apnsctl history clear removes every entry"),
+            (["history", "delete"], "error: history has no delete command: apnsctl history clear removes every entry"),
+            (
+                ["history", "replay", "3"],
+                "error: history has no replay command: apnsctl send --replay 3 sends an entry"
+            ),
+            (["history", "resend", "last"], "error: history has no resend command: apnsctl send --replay last sends"),
+        ] {
+            let r = try InProcess.apnsctl(words)
+            #expect(r.status == 64, "\(words): \(r.stderr)")
+            #expect(r.errorLines.first?.hasPrefix(advice) == true, "\(words): \(r.stderr)")
+        }
         // A simulator's name for itself given to -d: --simulator chooses one.
         let credentials = try TestCredentials()
         for value in ["booted", "A1B2C3D4-E5F6-4789-9ABC-DEF012345678"] {

@@ -1,7 +1,8 @@
 import APNSCore
 
 /// The parser's `error: Unexpected argument 'X'` where the slip is a common one, with what to type instead: a
-/// device token after send's payload (the `-d` forgotten), and `mock start` (the mock starts as `apnsctl mock`).
+/// device token after send's payload (the `-d` forgotten), `mock start` (the mock starts as `apnsctl mock`), and
+/// `history rm` or `history replay` (`history clear`, `send --replay`).
 enum UnexpectedArgumentAdvice {
     static func correcting(_ line: String, arguments: [String]) -> String {
         let command = arguments.prefix { !$0.hasPrefix("-") }.prefix(2)
@@ -14,6 +15,12 @@ enum UnexpectedArgumentAdvice {
                     + (tokens.count > 2 ? ", …" : "") + "); -d takes one token: give each its own -d, or put them "
                     + "in a file, one a line, and pass --devices FILE (--devices - reads them from a pipe)"
             }
+        }
+        // `history rm 3`, `history replay 3`: the words of other tools' histories, read as list's arguments.
+        if command.first == "history", command.count == 2, line.hasPrefix("error: "),
+            line.contains("'\(command[1])'"), let advice = historyAdvice(command[1], arguments: arguments)
+        {
+            return "error: history has no \(PrintableText.escapingControls(command[1])) command: \(advice)"
         }
         let prefix = "error: Unexpected argument '"
         guard line.hasPrefix(prefix), line.hasSuffix("'") else { return line }
@@ -28,6 +35,21 @@ enum UnexpectedArgumentAdvice {
                 + ". apnsctl mock starts it (add --detach to have it run in the background); apnsctl mock stop ends it"
         }
         return line
+    }
+
+    /// What `history WORD` meant, for the words other tools use to remove or resend an entry; nil for any other.
+    private static func historyAdvice(_ word: String, arguments: [String]) -> String? {
+        switch word.lowercased() {
+        case "rm", "remove", "delete", "del", "drop", "prune", "purge", "clean", "erase", "reset":
+            return "apnsctl history clear removes every entry, or with --before (7d, a date) the older ones"
+        case "replay", "resend", "send", "retry", "again", "redo", "rerun":
+            // The entry as typed after the word when it is an id or `last`, for a line to copy.
+            let after = arguments.drop { $0 != word }.dropFirst().first
+            let id = after.flatMap { $0 == "last" || Int($0) != nil ? $0 : nil } ?? "ID"
+            return "apnsctl send --replay \(id) sends an entry again (with --cert or --auth-key: the history keeps "
+                + "no credential)"
+        default: return nil
+        }
     }
 
     /// The words of a token's shape that no -d took, as parsed.
