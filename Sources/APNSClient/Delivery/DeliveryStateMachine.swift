@@ -70,6 +70,9 @@ struct DeliveryStateMachine<Item, Answer> {
         var resendUnknown = false
         /// Waits before the tries that follow a connection without progress (each capped by `timeoutNs`).
         var backoffNs: [UInt64] = [250_000_000, 500_000_000, 1_000_000_000]
+        /// After giving up, the items the source still holds are pulled, each failing at once; false for a source
+        /// that may never end (a pipe such as `tail -f`): it is left unread, or the run would never end.
+        var readsSourceAfterGivingUp = true
     }
 
     private struct Pending {
@@ -170,6 +173,10 @@ struct DeliveryStateMachine<Item, Answer> {
     private(set) var owedReports = 0
     /// Items taken from the source that an interrupt left never sent (they get no result; `--unsent` lists them).
     private(set) var leftUnsent: [Item] = []
+    /// The run gave up with the source not read to its end (`Policy.readsSourceAfterGivingUp` off).
+    var leftSourceUnread: Bool {
+        terminalFailure != nil && !sourceExhausted && interruptedBy == nil && !policy.readsSourceAfterGivingUp
+    }
 
     /// A machine sending every item the driver pulls.
     init(policy: Policy) {
@@ -184,7 +191,9 @@ struct DeliveryStateMachine<Item, Answer> {
         if finished { return .finish }
         // After giving up, every item the source still holds fails (each as it is pulled); once interrupted, those
         // not pulled get no result, as in any interrupted run (a list from a pipe may never end).
-        if terminalFailure != nil && !sourceExhausted && interruptedBy == nil { return .pull }
+        if terminalFailure != nil && !sourceExhausted && interruptedBy == nil && policy.readsSourceAfterGivingUp {
+            return .pull
+        }
         // Connections that are done: ended by a rule, idle with nothing more for them to do, or still
         // connecting when nothing is left to send.
         for index in connections.indices {
@@ -245,6 +254,7 @@ struct DeliveryStateMachine<Item, Answer> {
 
     private func mayTakeRequests(_ c: Connection) -> Bool {
         c.open && !c.retiring && !c.closeRequested && c.awaitingSubmit == nil && interruptedBy == nil
+            && terminalFailure == nil
     }
 
     /// A new connection is wanted: work is waiting and no connection (open or opening) can take it, or,

@@ -51,6 +51,7 @@ public final class EnvironmentFallbackSender {
         summary.resendsUnknown = firstSummary.resendsUnknown
         summary.failure = firstSummary.failure
         summary.interruptedBy = firstSummary.interruptedBy
+        summary.listLeftUnread = firstSummary.listLeftUnread
         /// The first run's answer is final for every held-back device the second run did not answer.
         func reportHeldBack(except answered: [DeviceToken: Int]) {
             var answered = answered

@@ -244,6 +244,7 @@ public final class PushSender {
                 summary.failure = machine.firstFailure
                 summary.resendsUnknown = configuration.resendUnknown
                 summary.interruptedBy = machine.interruptedBy
+                summary.listLeftUnread = machine.leftSourceUnread
                 return summary
             }
         }

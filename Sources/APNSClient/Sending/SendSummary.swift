@@ -15,6 +15,9 @@ public struct SendSummary: Sendable, Equatable {
     public var failure: TransportFailure? = nil
     /// SIGINT or SIGTERM, when a signal cut the run short.
     public var interruptedBy: Int32? = nil
+    /// The run gave up (a failed connection, `--timeout`) before the end of a list that may never end (a pipe),
+    /// and left the rest of it unread.
+    public var listLeftUnread = false
     /// Targets an interrupt left never sent (set by the caller, who knows the total).
     public var notSent = 0
     /// Of `failed`: targets whose request never left (a run that gave up or timed out fails the rest of the batch).

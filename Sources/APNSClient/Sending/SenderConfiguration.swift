@@ -38,6 +38,9 @@ public struct SenderConfiguration: Sendable {
     public var interruptGrace: Double
     /// Also send again what may have been delivered (at least once instead of at most once).
     public var resendUnknown = false
+    /// After giving up, read the rest of the list to fail each device (a file); false leaves it unread (a pipe,
+    /// which may never end).
+    public var readsListAfterGivingUp = true
     /// Waits before the tries that follow a connection without progress, in seconds (CLI.md: 0.25, 0.5, 1).
     public var backoff: [Double] = [0.25, 0.5, 1]
     /// With token auth, how the provider token is renewed in a run that outlasts it; nil keeps the requests' own.
@@ -92,6 +95,7 @@ public struct SenderConfiguration: Sendable {
             timeoutNs: UInt64(max(0.001, timeout) * 1e9), concurrency: concurrency,
             maximumConcurrency: Self.maximumConcurrency, reconnectsWithoutProgress: maxResendsWithoutProgress,
             attemptsPerItem: maxAttemptsPerDevice, interruptGraceNs: UInt64(max(0, interruptGrace) * 1e9),
-            resendUnknown: resendUnknown, backoffNs: backoff.map { UInt64(max(0, $0) * 1e9) })
+            resendUnknown: resendUnknown, backoffNs: backoff.map { UInt64(max(0, $0) * 1e9) },
+            readsSourceAfterGivingUp: readsListAfterGivingUp)
     }
 }

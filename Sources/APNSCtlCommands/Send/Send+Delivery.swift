@@ -13,6 +13,9 @@ extension APNSCtl.Send {
             endpoint: target.route.endpoint, identity: target.identity, proxy: target.route.proxy, in: world)
         configuration.environment = target.route.environment
         configuration.resendUnknown = settings.isOn(.resendUnknown)
+        // A list of unknown length (a pipe, perhaps `tail -f`) is not read to its end after the run gave up: it may
+        // never end. Its rest stays in the pipe, said as an interrupt's is.
+        configuration.readsListAfterGivingUp = target.total != nil
         configuration.tokenRenewal = target.tokenRenewal
         let output = world.standardOutput
         configuration.whileWaitingForInput = { output.flush() }
@@ -121,7 +124,8 @@ extension APNSCtl.Send {
             unsent?.note(result)
             recorder?.add(result, name: result.device.flatMap { name?($0.hex) }, route: route)
         }
-        let stopped = summary.interruptedBy != nil
+        // Interrupted, or given up with a pipe's rest unread: either way a list's rest was never sent.
+        let stopped = summary.interruptedBy != nil || summary.listLeftUnread
         if stopped, let total { summary.notSent = max(0, total - summary.total) }
         let left = leftUnsent()
         // A list of unknown length (a stream): what the sender had taken but not sent, and what the list still held

@@ -136,4 +136,40 @@ import Testing
             #expect(unsent.contains("the rest of --devices - after line 1 was not read"), "\(unsent)")
         }
     }
+
+    /// A run that gave up (nothing listens on the server's port) leaves a pipe's rest unread, as an interrupt
+    /// does: read to its end, a list that never ends (`tail -f`) kept the run alive, printing a failure for
+    /// every line that came. Exit 69; the summary and `--unsent` say the rest was not read.
+    @Test func aRunThatGaveUpDoesNotWaitForTheRestOfAPipe() async throws {
+        try await offThePool {
+            let mock = try InProcessMock()
+            let (test, input) = try Self.worldReadingAPipe()
+            defer { withExtendedLifetime(input) {} }
+            let scratch = try TemporaryDirectory(prefix: "gave-up-unsent")
+            let lines = (1...3).map { String(format: "%064x", $0) + "\n" }.joined()
+            let (ran, endedWhileOpen) = (LockedValue(false), LockedValue(false))
+            let feeder = Thread {
+                _ = Array(lines.utf8).withUnsafeBytes { write(input.writing, $0.baseAddress, $0.count) }
+                // The list stays open until the run ends; closed after, so a run that reads on fails here.
+                endedWhileOpen.withLock { $0 = Wait.until(seconds: 20) { ran.current } }
+                close(input.writing)
+            }
+            feeder.start()
+            let status = test.run([
+                "send", "--alert", "hi", "--devices", "-", "--endpoint", "https://127.0.0.1:1", "--ca-file",
+                mock.caFile, "--cert", mock.certificate, "--topic", mock.bundleID, "--timeout", "20",
+                "--unsent", scratch.file("unsent.txt"),
+            ])
+            ran.withLock { $0 = true }
+            _ = Wait.until { endedWhileOpen.current }
+            #expect(endedWhileOpen.current, "the run ended only once the list was closed")
+            #expect(status == 69, "\(test.stderr.text)")
+            #expect(
+                test.stderr.text.contains(
+                    "Connection refused; is the server running, and are --endpoint or --env "
+                        + "right?; the rest of the list was not read"), "\(test.stderr.text)")
+            let unsent = (try? scratch.read("unsent.txt")) ?? ""
+            #expect(unsent.contains("# the rest of --devices - after line "), "\(unsent)")
+        }
+    }
 }

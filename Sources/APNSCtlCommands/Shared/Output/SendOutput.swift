@@ -339,10 +339,13 @@ final class SendOutput {
             if s.sentMoreThanOnce > 0 { clauses.append("\(s.sentMoreThanOnce) sent more than once") }
             stop = s.interruptedBy == InterruptSignals.outputLost ? "output lost" : "interrupted"
             if s.failedUnsent > 0 { clauses.append("\(s.failedUnsent) never sent") }
-            let rest = restUnread && s.interruptedBy != nil
-            if s.interruptedBy != nil && (s.notSent > 0 || rest) {
+            let stoppedEarly = s.interruptedBy != nil || s.listLeftUnread
+            let rest = restUnread && stoppedEarly
+            if stoppedEarly && (s.notSent > 0 || rest) {
                 let unread = rest ? (s.notSent > 0 ? " and " : "") + "the rest of the list not read" : ""
-                clauses.append((s.notSent > 0 ? "\(s.notSent) never sent" : "") + unread + " (\(stop))")
+                // A run that gave up says why in the error line below the summary; an interrupt says it here.
+                let why = s.interruptedBy != nil ? " (\(stop))" : ""
+                clauses.append((s.notSent > 0 ? "\(s.notSent) never sent" : "") + unread + why)
             }
             self.clauses = clauses
             interruptedWithAllSent = s.interruptedBy != nil && s.notSent == 0 && !rest
