@@ -166,6 +166,16 @@ import Testing
         #expect(
             la("\"stale-date\":1700003600000").hasWarning(
                 "aps.stale-date", "looks like milliseconds; APNs wants UNIX seconds: divide by 1000"))
+        // Far above milliseconds, dividing by 1000 would mend nothing.
+        for huge in ["1e30", "99999999999999999999999999"] {
+            let report = la("\"stale-date\":\(huge)")
+            #expect(
+                report.hasWarning(
+                    "aps.stale-date",
+                    "is no time (too large for seconds or milliseconds); APNs wants UNIX seconds (date +%s gives now)"),
+                "\(huge)")
+            #expect(!report.hasWarning("aps.stale-date", "divide by 1000"), "\(huge)")
+        }
         #expect(
             check("{\"aps\":{\"event\":\"update\",\"timestamp\":\"1\",\"content-state\":{}}}", type(.liveactivity))
                 .hasError(

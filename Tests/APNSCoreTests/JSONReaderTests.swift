@@ -210,6 +210,19 @@ import Testing
                 [0x00, 0x7B, 0x00, 0x7D],
                 "UTF-16 text (as Windows PowerShell's > writes it), not UTF-8, which APNs takes; save it as UTF-8 (iconv -f UTF-16 -t UTF-8, or Out-File -Encoding utf8)"
             ),
+            // UTF-32 (iconv -t UTF-32 writes its mark, little-endian here): not called UTF-16, whose iconv makes garbage.
+            (
+                [0xFF, 0xFE, 0x00, 0x00, 0x7B, 0x00, 0x00, 0x00, 0x7D, 0x00, 0x00, 0x00],
+                "UTF-32 text, not UTF-8, which APNs takes; save it as UTF-8 (iconv -f UTF-32 -t UTF-8)"
+            ),
+            (
+                [0x7B, 0x00, 0x00, 0x00, 0x7D, 0x00, 0x00, 0x00],
+                "UTF-32 text, not UTF-8, which APNs takes; save it as UTF-8 (iconv -f UTF-32 -t UTF-8)"
+            ),
+            (
+                [0x00, 0x00, 0x00, 0x7B, 0x00, 0x00, 0x00, 0x7D],
+                "UTF-32 text, not UTF-8, which APNs takes; save it as UTF-8 (iconv -f UTF-32 -t UTF-8)"
+            ),
             ([0x7B, 0x00, 0x7D], "expected a string key in double quotes after '{', found character U+0000"),
             ([0x22, 0x00, 0x22], "control character U+0000 inside a string; write it as \\u0000"),
             (

@@ -66,6 +66,12 @@ import Testing
             message:
                 "\(path):2: device name \"DEADBEEF\" in [profiles.x.devices] is made only of hex digits, so -d DEADBEEF would read as a token; give it a name with another letter (my-DEADBEEF)"
         ),
+        // A token in Xcode's grouped form reads as that token with -d: as a name, it sent to another device.
+        Refusal(
+            text: "[devices]\n\"<\(String(repeating: "aaaaaaaa ", count: 7))aaaaaaaa>\" = \"3f2a\"\n",
+            message:
+                "\(path):2: device name \"<\(String(repeating: "aaaaaaaa ", count: 7))aaaaaaaa>\" in [devices] reads as a device token, so -d '<\(String(repeating: "aaaaaaaa ", count: 7))aaaaaaaa>' would read as a token; give it another name"
+        ),
         Refusal(
             text: "[profiles.dev]\ndevice = \"3f2a\"\n",
             message:

@@ -151,6 +151,17 @@ struct JSONParser {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             throw fail(at: 0, "byte order mark (EF BB BF) before the JSON; save the file as UTF-8 without BOM")
         }
+        // UTF-32 (its byte order mark, or three NULs beside the first character), before UTF-16, whose mark
+        // UTF-32LE's begins with: converted as UTF-16, it would be garbage.
+        if bytes.count >= 4,
+            bytes[0] == 0xFF && bytes[1] == 0xFE && bytes[2] == 0 && bytes[3] == 0
+                || bytes[0] == 0 && bytes[1] == 0 && bytes[2] == 0xFE && bytes[3] == 0xFF
+                || (bytes[0] != 0 && bytes[1] == 0 && bytes[2] == 0 && bytes[3] == 0)
+                || (bytes[0] == 0 && bytes[1] == 0 && bytes[2] == 0 && bytes[3] != 0)
+        {
+            throw fail(
+                at: 0, "UTF-32 text, not UTF-8, which APNs takes; save it as UTF-8 (iconv -f UTF-32 -t UTF-8)")
+        }
         // UTF-16 (its byte order mark, or a NUL beside each of the first two characters): APNs takes UTF-8.
         if bytes.count >= 4,
             bytes[0] == 0xFF && bytes[1] == 0xFE || bytes[0] == 0xFE && bytes[1] == 0xFF

@@ -242,15 +242,20 @@ extension PayloadChecker {
             return
         }
         guard n.doubleValue > 1e11 else { return }
+        // Up to 10^14 (the year 5138 in milliseconds) it is milliseconds; above, no time at all, which dividing by
+        // 1000 would not mend.
+        let milliseconds = n.doubleValue <= 1e14
+        let what = milliseconds ? "looks like milliseconds" : "is no time (too large for seconds or milliseconds)"
         if name == APSKey.timestamp.rawValue && sending {
             error(
                 path, at: value.start,
-                "\(name) \(n.literal) looks like milliseconds; iOS keeps the highest timestamp it has seen, so every later update with a timestamp in seconds would be dropped: \(names.freshTimestamp)"
+                "\(name) \(n.literal) \(what); iOS keeps the highest timestamp it has seen, so every later update with a timestamp in seconds would be dropped: \(names.freshTimestamp)"
             )
         } else {
             warning(
                 path, at: value.start,
-                "\(name) \(n.literal) looks like milliseconds; APNs wants UNIX seconds: divide by 1000")
+                "\(name) \(n.literal) \(what); APNs wants UNIX seconds"
+                    + (milliseconds ? ": divide by 1000" : " (date +%s gives now)"))
         }
     }
 

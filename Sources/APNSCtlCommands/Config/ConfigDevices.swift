@@ -57,7 +57,7 @@ extension APNSCtl.Config {
                     "device name \(JSONWriter.quoted(name)) \(cause)"
                         + (word.isEmpty ? "" : "; name it \(ShellWord.of(word))"))
             }
-            if DeviceNames.isHexOnly(name) {
+            if let why = DeviceNames.tokenReading(name) {
                 // The token first and the name after it: the order swapped, not a name to invent.
                 if (try? DeviceToken(parsing: name)) != nil, (try? DeviceToken(parsing: token)) == nil,
                     !DeviceNames.isHexOnly(token), PrintableText.escapingControls(token) == token
@@ -70,8 +70,9 @@ extension APNSCtl.Config {
                         "config add-device takes the name first, then the token: apnsctl config add-device\(options) \(ShellWord.of(token)) \(name)"
                     )
                 }
+                let mended = DeviceNames.isHexOnly(name) ? "a name with another letter (my-\(name))" : "another name"
                 throw CLIError.usage(
-                    "device name \(JSONWriter.quoted(name)) is made only of hex digits, so -d \(name) would read as a token; give it a name with another letter (my-\(name))"
+                    "device name \(JSONWriter.quoted(name)) \(why), so -d \(ShellWord.of(name)) would read as a token; give it \(mended)"
                 )
             }
             let parsed: DeviceToken

@@ -12,9 +12,8 @@ enum HistoryTime {
     /// quietly become another time.
     static func parse(_ text: String, flag: String, in world: CommandWorld) throws(CLIError) -> Int64 {
         let trimmed = text.trimmingBlanks()
-        // `-2h` means what `2h` does here (a duration ago), as a user writing "minus two hours" means.
-        let duration = trimmed.hasPrefix("-") ? String(trimmed.dropFirst()) : trimmed
-        if let seconds = RequestDefaults.durationSeconds(duration) { return world.clock.now() - seconds }
+        if let problem = signedDurationProblem(trimmed, flag: flag) { throw .usage(problem) }
+        if let seconds = RequestDefaults.durationSeconds(trimmed) { return world.clock.now() - seconds }
         if let date = ISO8601Date(trimmed), date.epochSeconds >= 0 {
             if date.hasZone { return date.epochSeconds }
             // Checked whole above (calendar fields too): its numbers are the local wall time's fields.
@@ -30,6 +29,18 @@ enum HistoryTime {
         throw .usage(
             "\(flag) \(JSONWriter.quoted(text)): not a time; give a duration ago (30m, 2h, 7d), a local date or time (2026-11-28, 2026-11-28 18:02) or one with its zone (2026-11-28T18:02:00Z, 2026-11-28T18:02:00+05:00)"
         )
+    }
+
+    /// `-2h` or `+2h`: a duration here already counts back from now, so a sign could mean either way (`clear
+    /// --before` removes by it): refused, with the unsigned one to write; nil for any other text.
+    static func signedDurationProblem(_ text: String, flag: String) -> String? {
+        let trimmed = text.trimmingBlanks()
+        guard let sign = trimmed.first, sign == "-" || sign == "+",
+            RequestDefaults.durationSeconds(String(trimmed.dropFirst())) != nil
+        else { return nil }
+        let unsigned = String(trimmed.dropFirst())
+        return "\(flag) \(JSONWriter.quoted(text)): a duration here already counts back from now (\(unsigned) ago); "
+            + "write \(flag) \(unsigned)"
     }
 
     /// The settings file's device name closest to `name`, for a `--device` that matched nothing; nil when `name`

@@ -167,6 +167,13 @@ extension APNSCtl.Send {
         } catch {
             if let slip = Self.valueOfASwitch(payload, in: world.commandLine) { throw slip }
             if let slip = Self.passphraseAfterCredential(payload, in: world.commandLine) { throw slip }
+            // A token as PAYLOAD (`-d $(cat two-tokens.txt)`, `-d` forgotten) is a slip of the command line, 64 as
+            // three pasted tokens are, not a missing file.
+            if let advice = Self.unquotedText(payload, in: world.commandLine) == nil
+                ? Self.tokenAsPayload(payload) : nil
+            {
+                throw CLIError.usage(error.message + "; " + advice)
+            }
             throw CLIError.inputMissing(
                 error.message + "; "
                     + (Self.unquotedText(payload, in: world.commandLine) ?? Self.tokenAsPayload(payload)

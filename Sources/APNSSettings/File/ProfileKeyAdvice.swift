@@ -15,6 +15,8 @@ public enum ProfileKeyAdvice {
         "privatekey": "key", "ca": "ca-file", "cafile": "ca-file", "cacert": "ca-file",
         "type": "push-type", "apnspushtype": "push-type", "apnspriority": "priority", "expiry": "expiration",
         "apnsexpiration": "expiration", "host": "endpoint", "url": "endpoint",
+        "password": "passphrase-file", "pass": "passphrase-file", "passwd": "passphrase-file",
+        "pw": "passphrase-file", "p12password": "passphrase-file", "certpassword": "passphrase-file",
     ]
 
     /// The setting meant by `key` (with the value to give it, when the key itself was the value: `sandbox`),
@@ -26,7 +28,11 @@ public enum ProfileKeyAdvice {
             return ("env", production ? "production" : "sandbox")
         }
         if let alias = aliases[folded] { return (alias, nil) }
-        return Suggestion.closest(to: key, among: SettingCatalog.all.map(\.name) + ["devices"]).map { ($0, nil) }
+        // A secret never comes from the file: a key spelled near one (`pass-phrase`) is pointed at the setting the
+        // file takes instead (the passphrase's file), not at a key it refuses.
+        let allowed = SettingCatalog.all.filter { !$0.isSecret }.map(\.name) + ["devices"]
+        if folded.hasPrefix("pass"), !allowed.contains(key) { return ("passphrase-file", nil) }
+        return Suggestion.closest(to: key, among: allowed).map { ($0, nil) }
     }
 
     /// `did you mean "topic"?` or `did you mean env = "sandbox"?` for a key in the file or `config set`.

@@ -161,7 +161,8 @@ public struct SettingsFile: Sendable, Equatable {
         return .key(key, profile: profile)
     }
 
-    /// A `[devices]` table: names to tokens. A name made only of hex digits is refused: `-d VALUE` must be
+    /// A `[devices]` table: names to tokens. A name that reads as a token (hex digits only, Xcode's `<…>` form) is
+    /// refused: `-d VALUE` must be
     /// either a token or a name, never both.
     private static func deviceTable(_ node: TOMLNode, path: String, section: String, profile: String?)
         throws(SettingsProblem) -> [DeviceName]
@@ -173,9 +174,10 @@ public struct SettingsFile: Sendable, Equatable {
         }
         var out: [DeviceName] = []
         for (name, valueNode) in table.entries {
-            if DeviceNames.isHexOnly(name) {
+            if let why = DeviceNames.tokenReading(name) {
+                let mended = DeviceNames.isHexOnly(name) ? "a name with another letter (my-\(name))" : "another name"
                 throw .usage(
-                    "\(path):\(valueNode.position.line): device name \(JSONWriter.quoted(name)) in \(section) is made only of hex digits, so -d \(name) would read as a token; give it a name with another letter (my-\(name))",
+                    "\(path):\(valueNode.position.line): device name \(JSONWriter.quoted(name)) in \(section) \(why), so -d \(ShellWord.of(name)) would read as a token; give it \(mended)",
                     mend: name.isEmpty ? nil : .device(name, profile: profile))
             }
             out.append(DeviceName(name: name, value: valueNode.value, line: valueNode.position.line))

@@ -65,6 +65,13 @@ public struct DeviceNames: Sendable, Equatable {
         return allEntries(in: file).map(\.name).filter { seen.insert($0).inserted }
     }
 
+    /// Why `text` cannot be a device name, since `-d` reads it as a token (hex digits only, or a token in
+    /// Xcode's grouped `<…>` form or another shape a token is read in); nil when it can be one.
+    public static func tokenReading(_ text: String) -> String? {
+        if isHexOnly(text) { return "is made only of hex digits" }
+        return (try? DeviceToken(parsing: text)) != nil ? "reads as a device token" : nil
+    }
+
     /// Whether `text` is made only of hex digits (and so must be a token).
     public static func isHexOnly(_ text: String) -> Bool {
         !text.isEmpty

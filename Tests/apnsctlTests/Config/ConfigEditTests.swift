@@ -604,9 +604,26 @@ import Testing
                 ["add-device", "cafe", Self.token2], 64,
                 #"error: device name "cafe" is made only of hex digits, so -d cafe would read as a token; give it a name with another letter (my-cafe)"#
             ),
+            (
+                ["add-device", String(repeating: "aaaaaaaa ", count: 7) + "aaaaaaaa", Self.token2], 64,
+                #"error: device name "aaaaaaaa aaaaaaaa aaaaaaaa aaaaaaaa aaaaaaaa aaaaaaaa aaaaaaaa aaaaaaaa" reads as a device token, so -d 'aaaaaaaa aaaaaaaa aaaaaaaa aaaaaaaa aaaaaaaa aaaaaaaa aaaaaaaa aaaaaaaa' would read as a token; give it another name"#
+            ),
             (["add-device", "phone", "xyz"], 64, #"error: device token for "phone": "#),
             (["remove-device", "my-iphon"], 64, #"error: "my-iphon": no such device name in [devices] of "#),
             (["unset", "bundle-id"], 64, #"error: unknown key "bundle-id"; did you mean "topic"?"#),
+            // Near the passphrase, which the file refuses: the file that holds one, which it takes.
+            (
+                ["set", "-p", "dev", "pass-phrase", "x"], 64,
+                #"error: unknown key "pass-phrase"; did you mean "passphrase-file"?"#
+            ),
+            (
+                ["set", "-p", "dev", "passphrse", "x"], 64,
+                #"error: unknown key "passphrse"; did you mean "passphrase-file"?"#
+            ),
+            (
+                ["set", "-p", "dev", "password", "x"], 64,
+                #"error: unknown key "password"; did you mean "passphrase-file"?"#
+            ),
             (["init"], 73, "error: \(home.configFile): a settings file is already there, and init leaves it untouched"),
         ]
         for (arguments, status, message) in cases {

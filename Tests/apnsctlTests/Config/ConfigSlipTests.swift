@@ -211,14 +211,21 @@ import Testing
         #expect(r.stderr.hasPrefix("error: endpoint"), "\(r.stderr)")
     }
 
-    /// history's filters: `-2h` is two hours ago (the advice after a space works), `--limit -1` is refused rather
-    /// than advised, `show lats` is `last`, and `config show --for sned` is `send`.
+    /// history's filters: `-2h` is refused with the `2h` to write (a duration there already counts back, and
+    /// `clear --before` removes by it: a sign could mean either way), after a space or with `=`; `--limit -1` is
+    /// refused rather than advised, `show lats` is `last`, and `config show --for sned` is `send`.
     @Test func historyAndShowSlips() throws {
         let home = try Home()
-        let since = try home.run(["history", "list", "--since", "-2h"])
-        #expect(
-            since.errorLines.first == "error: --since -2h: a value starting with - reads as a flag; write --since=-2h")
-        #expect(try home.run(["history", "list", "--since=-2h"]).status == 0)
+        let advice = "a duration here already counts back from now (2h ago); write "
+        for arguments in [
+            ["history", "list", "--since", "-2h"], ["history", "list", "--since=-2h"],
+            ["history", "clear", "--before=-2h", "--yes"], ["history", "clear", "--before", "+2h", "--yes"],
+        ] {
+            let r = try home.run(arguments)
+            let flag = arguments.contains { $0.hasPrefix("--since") } ? "--since" : "--before"
+            #expect(r.status == 64, "\(arguments): \(r.stderr)")
+            #expect(r.errorLines.first?.hasSuffix(advice + "\(flag) 2h") == true, "\(arguments): \(r.stderr)")
+        }
         // A date and its time unquoted, as help writes them quoted: the quotes are what is missing.
         for arguments in [
             ["history", "--since", "2026-11-30", "18:00"], ["history", "list", "--since", "2026-11-30", "18:00:30Z"],

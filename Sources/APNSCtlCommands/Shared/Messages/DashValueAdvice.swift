@@ -99,6 +99,8 @@ enum DashValueAdvice {
             do { _ = try HeaderValueCheck.canonicalUUID(value, flag: flag) } catch { return error.message }
         case "--limit":
             return APNSCtl.History.List.limitProblem(Int(value))
+        case "--since", "--before":
+            return HistoryTime.signedDurationProblem(value, flag: flag)
         default: break
         }
         return nil
