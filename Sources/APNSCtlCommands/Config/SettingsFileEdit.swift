@@ -78,6 +78,18 @@ struct SettingsFileEdit {
                 "\(what): which profile? pass --profile NAME (\(location.path) \(state)"
                     + (names.isEmpty ? ")" : "; its profiles: \(names.joined(separator: ", ")))"))
         }
+        // A default-profile naming a profile the file lacks (the built-in `mock`, or one removed since) is no
+        // profile to make without being asked by name, as for APNSCTL_PROFILE: a table of the built-in's name
+        // would replace the mock's credentials.
+        if file.profile(d.name) == nil {
+            let builtIn =
+                MockProfile.names.contains(d.name)
+                ? " (the built-in profile of apnsctl mock, which a table of that name would replace)" : ""
+            throw .usage(
+                "\(what): \(location.path)'s default-profile \(JSONWriter.quoted(d.name)) chooses the profile to "
+                    + "edit, and the file has none of that name\(builtIn); to make it, give --profile "
+                    + "\(ShellWord.of(d.name)); to edit another, give its --profile")
+        }
         return d.name
     }
 

@@ -763,4 +763,21 @@ import Testing
                 "\(r.stderr)")
         }
     }
+
+    /// A default-profile naming a profile the file lacks (here the built-in mock) is no profile for set or unset
+    /// to make unasked: a [profiles.mock] table written by `config set priority 5` replaced the mock's
+    /// credentials. Refused (64), the file untouched; with --profile it is made, as asked.
+    @Test func aDefaultProfileTheFileLacksIsNotMadeUnasked() throws {
+        let home = try Home()
+        try home.write("default-profile = \"mock\"\n")
+        for arguments in [["config", "set", "priority", "5"], ["config", "unset", "priority"]] {
+            let r = try home.run(arguments)
+            #expect(r.status == 64, "\(arguments): \(r.stderr)")
+            #expect(
+                r.errorLines.first?.contains(
+                    "default-profile \"mock\" chooses the profile to edit, and the file has none of that name (the "
+                        + "built-in profile of apnsctl mock") == true, "\(arguments): \(r.stderr)")
+            #expect(try String(contentsOfFile: home.configFile, encoding: .utf8) == "default-profile = \"mock\"\n")
+        }
+    }
 }
