@@ -19,9 +19,9 @@ extension APNSCtl.History {
                 """)
 
         @Option(
-            name: [.customShort("d"), .customLong("device"), .customLong("channel")],
+            name: [.customShort("d"), .customLong("device")],
             help: ArgumentHelp(
-                "Entries with a result for this device: a token (hex), the shortened token send prints (3f2a…9c1d), or a device name (as sent, or a name in the settings file for the token sent); as --channel, a broadcast's channel id.",
+                "Entries with a result for this device: a token (hex), the shortened token send prints (3f2a…9c1d), or a device name (as sent, or a name in the settings file for the token sent); a broadcast's channel id.",
                 valueName: "token|name"))
         var device: String?
 

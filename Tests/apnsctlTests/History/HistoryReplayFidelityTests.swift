@@ -230,8 +230,8 @@ import Testing
         let replay = try home.run(["send", "--replay", "last", "--channel", id] + token)
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(replay.stdout.hasPrefix("accepted  200  \(id)  apns-request-id="), "\(replay.stdout)")
-        // The broadcast is found by its channel, as send names it.
-        let found = try home.run(["history", "--channel", id])
+        // The broadcast is found by its channel id, given to --device.
+        let found = try home.run(["history", "--device", id])
         #expect(found.status == 0 && found.lines.count == 1, "\(found.stdout)\(found.stderr)")
         #expect(found.lines.first?.hasPrefix("#2 ") == true, "\(found.stdout)")
     }
