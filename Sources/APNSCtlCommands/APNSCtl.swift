@@ -213,6 +213,7 @@ public struct APNSCtl: ParsableCommand {
             let name = String(word.prefix { $0 != "=" })
             return known.contains(name) || word.dropFirst().allSatisfy { known.contains("-\($0)") }
         }
+        var positionalRefusal = false
         let lines = parserLines.map {
             OtherToolFlags.correcting($0, flags: flags, arguments: arguments)
         }
@@ -230,14 +231,18 @@ public struct APNSCtl: ParsableCommand {
                 line.hasPrefix("error: Unknown option '\(word)'")
                     || line.hasPrefix("error: Missing expected argument '<")
             else { return line }
-            return DashValueAdvice.positionalAdvice(word, arguments: arguments) ?? line
+            guard let advice = DashValueAdvice.positionalAdvice(word, arguments: arguments) else { return line }
+            // `config set timeout -5`: the value read and refused, not a command line to mend.
+            if !advice.contains("starting with - read") { positionalRefusal = true }
+            return advice
         }
         .map { DashValueAdvice.correcting($0, arguments: arguments, reparse: firstParseError, isCommandFlag: isFlag) }
         // A value refused by its flag is one line, as when given with `=`: the parser's help and usage lines were
         // for the value it thought missing.
         let refused =
-            parserLines.first?.hasPrefix("error: Missing value for '") == true
-            && lines.first.map(DashValueAdvice.isRefusal) == true
+            positionalRefusal
+            || (parserLines.first?.hasPrefix("error: Missing value for '") == true
+                && lines.first.map(DashValueAdvice.isRefusal) == true)
         let shown = refused ? Array(lines.prefix(1)) : lines
         for line in shown.isEmpty ? ["error: invalid command line; see apnsctl --help"] : shown {
             // The parser quotes arguments as given: escaped, so none can drive the terminal, and the advice's

@@ -31,6 +31,14 @@ enum OtherToolFlags {
         "--token-file": "--devices", "--tokens-file": "--devices",
     ]
 
+    /// Enumerated values that read as part of their flag's name when joined to it by a dash (`--replay-last`).
+    static let joinableValues: [String: Set<String>] = [
+        "--replay": ["last"], "--env": ["sandbox", "production", "development", "both", "auto"],
+        "--push-type": Set(PushType.allCases.map(\.rawValue)), "--output": ["json", "text"],
+        "--priority": ["10", "5", "1"], "--live-activity": ["start", "update", "end"],
+        "--color": ["always", "never", "auto"],
+    ]
+
     /// A spelling's meaning where the command has no flag for its first (`--keyfile`: a certificate's key for
     /// send, the .p8 for jwt).
     static let secondMeanings: [String: String] = ["--keyfile": "--auth-key", "--key-file": "--key"]
@@ -121,6 +129,22 @@ enum OtherToolFlags {
             }
         }
         guard name.hasPrefix("--") else { return line }
+        // `history clear --since 1h`: clear removes what is older, never only the recent; `--before` would remove
+        // the opposite of what was asked, so it is said, not offered.
+        if name == "--since", flags.contains("--before") {
+            return "\(prefix)\(name)'. This command removes every entry, or those started before a time "
+                + "(--before WHEN); it cannot remove only the recent ones"
+        }
+        // `--replay-last`, `--env-production`: a flag and one of its values joined by a dash.
+        if let dash = name.dropFirst(2).lastIndex(of: "-") {
+            let flag = String(name[..<dash])
+            let value = String(name[name.index(after: dash)...])
+            if flags.contains(flag), let values = joinableValues[flag],
+                values.contains(value) || (flag == "--replay" && !value.isEmpty && value.allSatisfy(\.isNumber))
+            {
+                return "\(prefix)\(name)'. Did you mean '\(flag) \(value)'?"
+            }
+        }
         // A flag cut short (`--dry`, `--mutable`) is a start, not a typo: the flags it starts, before the closest.
         let starts = name.count >= 5 ? flags.filter { $0.hasPrefix(name) } : []
         if (1...3).contains(starts.count) {
@@ -186,6 +210,27 @@ enum OtherToolFlags {
         return (all, takingValues)
     }
 
+    /// One flag line of a help text, `-d, --device, --channel <id>  Help…`: every name before the value (however
+    /// many a flag has), and whether a value follows. The help text starts after two spaces (the parser pads the
+    /// column with at least two), so a help text that starts with a dash is never read as a name.
+    static func flagLine(_ line: Substring) -> (names: [String], takesValue: Bool) {
+        let head = line.firstRange(of: "  ").map { line[..<$0.lowerBound] } ?? line
+        var names: [String] = []
+        var takesValue = false
+        for word in head.split(separator: " ") {
+            if word.hasPrefix("<") {
+                takesValue = true
+                break
+            }
+            // The names come first and together: a discussion's example line (`-H 'apns-topic: …' -d …`) names
+            // only its first word.
+            guard word.hasPrefix("-") else { break }
+            let name = word.prefix { $0 == "-" || $0.isLetter || $0.isNumber }
+            if name.hasPrefix("-"), name.count > 1, name != "--" { names.append(String(name)) }
+        }
+        return (names, takesValue)
+    }
+
     /// Each flag line of the help text of the command `arguments` name: its names, and whether a value follows.
     private static func flags(of arguments: [String]) -> [(names: [String], takesValue: Bool)] {
         var command: ParsableCommand.Type = APNSCtl.self
@@ -200,14 +245,7 @@ enum OtherToolFlags {
         for line in APNSCtl.helpMessage(for: command, columns: 10_000).split(separator: "\n") {
             let trimmed = line.drop { $0 == " " }
             guard trimmed.hasPrefix("-") else { continue }
-            // `-c, --cert <file>  Help…`: the names before the value and the help text.
-            var names: [String] = []
-            let words = trimmed.split(separator: " ").prefix(3)
-            for word in words {
-                let name = word.prefix { $0 == "-" || $0.isLetter || $0.isNumber }
-                if name.hasPrefix("-"), name.count > 1, name != "--" { names.append(String(name)) }
-            }
-            flags.append((names, words.contains { $0.hasPrefix("<") }))
+            flags.append(flagLine(trimmed))
         }
         return flags
     }

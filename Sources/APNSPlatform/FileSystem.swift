@@ -15,6 +15,15 @@ public enum FileSystem {
     public enum Failure: Error, Equatable, Sendable {
         case missing(path: String)
         case unreadable(path: String, reason: String)
+
+        /// How a file larger than a read's limit ends its reason.
+        static let overLimitReason = "far more than any payload or credential"
+
+        /// A file that exists and was refused for its size: no path to check, a file to choose.
+        public var isOverReadLimit: Bool {
+            if case .unreadable(_, let reason) = self { return reason.hasSuffix(Self.overLimitReason) }
+            return false
+        }
         case isDirectory(path: String)
         case exists(path: String)
         case cannotCreate(path: String, reason: String)
@@ -245,7 +254,7 @@ public enum FileSystem {
             throw .unreadable(
                 path: path,
                 reason: "more than \(limit >> 20 > 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"), "
-                    + "far more than any payload or credential")
+                    + Failure.overLimitReason)
         }
         return bytes
     }
@@ -406,6 +415,12 @@ public enum FileSystem {
         let flags = fcntl(fd, F_GETFL)
         return flags >= 0 && flags & O_ACCMODE != O_RDONLY && fstat(fd, &open) == 0
             && (open.st_mode & S_IFMT) == S_IFCHR && stat("/dev/null", &null) == 0 && open.st_rdev == null.st_rdev
+    }
+
+    /// The permission bits of the file at `path` (following links); nil when there is none.
+    public static func permissions(of path: String) -> FileMode? {
+        var st = stat()
+        return stat(path, &st) == 0 ? FileMode(st.st_mode & 0o7777) : nil
     }
 
     /// Whether `path` is a directory (following links).

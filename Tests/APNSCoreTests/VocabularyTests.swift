@@ -98,6 +98,15 @@ import Testing
         #expect(throws: DeviceToken.Problem.innerWhitespace(parts: 9)) {
             try DeviceToken(parsing: String(grouped.dropFirst().dropLast()) + " 3f2a1b0c")
         }
+        // One bracket lost in the copy: the same eight groups of eight, or the same doubt.
+        #expect(try DeviceToken(parsing: String(grouped.dropLast())).hex == a)
+        #expect(try DeviceToken(parsing: String(grouped.dropFirst())).hex == a)
+        #expect(throws: DeviceToken.Problem.innerWhitespace(parts: 2)) { try DeviceToken(parsing: "<3f2a1b0c 9d8e") }
+        // A literal's 0x: named, with the token to give.
+        #expect(throws: DeviceToken.Problem.hexPrefix(hex: a)) { try DeviceToken(parsing: "0x" + a.uppercased()) }
+        #expect(
+            DeviceToken.Problem.hexPrefix(hex: a).message
+                == "a token is plain hex, without the 0x of a literal: give \(a)")
     }
 
     @Test func deviceTokenBase64GetsAHint() throws {

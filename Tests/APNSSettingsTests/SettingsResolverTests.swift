@@ -359,6 +359,44 @@ import Testing
         }
     }
 
+    /// A timeout is decimal seconds from a millisecond to a day: `Double` alone read `0x10` as 16 and took `1e-9`,
+    /// whose failure then blamed the server.
+    @Test func aTimeoutIsDecimalSecondsFromAMillisecondToADay() throws {
+        for (text, seconds) in [
+            ("30", 30.0), ("0.5", 0.5), (" 5 ", 5), ("0.001", 0.001), ("86400", 86_400), (".5", 0.5),
+        ] {
+            #expect(try SettingParser.parseFlag(text, for: Setting.of(.timeout), command: .send) == .seconds(seconds))
+        }
+        for (text, message) in [
+            ("0x10", "--timeout 0x10: a number of seconds in decimal, such as 16"),
+            ("1e3", "--timeout 1e3: a number of seconds in decimal, such as 1000"),
+            ("1e-9", "--timeout 1e-9: must be from 0.001 (a millisecond) to 86400 seconds (a day), in decimal"),
+            ("0.0001", "--timeout 0.0001: must be from 0.001 (a millisecond) to 86400 seconds (a day)"),
+            ("0", "--timeout 0: must be from 0.001 (a millisecond) to 86400 seconds (a day)"),
+            ("-1", "--timeout -1: must be from 0.001 (a millisecond) to 86400 seconds (a day)"),
+            ("inf", "--timeout inf: must be from 0.001 (a millisecond) to 86400 seconds (a day), in decimal"),
+            ("nan", "--timeout nan: not a number of seconds"),
+            ("1.2.3", "--timeout 1.2.3: not a number of seconds"),
+        ] {
+            #expect(throws: SettingsProblem.usage(message)) {
+                try SettingParser.parseFlag(text, for: Setting.of(.timeout), command: .send)
+            }
+        }
+        // The same rule for a profile's number.
+        #expect(throws: SettingsProblem.self) {
+            try Self.resolve(flags: Self.flags { $0.profile = "p" }, file: "[profiles.p]\ntimeout = 1e-9\n")
+        }
+    }
+
+    /// `-p "$PROFILE"` with the variable unset: said as an empty name, not as an unknown profile called "".
+    @Test func anEmptyProfileNameIsSaidSo() throws {
+        for name in ["", " "] {
+            #expect(
+                Self.problem(flags: Self.flags { $0.profile = name })
+                    == .usage("--profile: empty name; give a profile's name, or leave -p out for the default"))
+        }
+    }
+
     @Test func booleansAndLists() throws {
         for (text, expected) in [
             ("1", true), ("TRUE", true), ("yes", true), ("On", true), ("0", false), ("false", false), ("NO", false),

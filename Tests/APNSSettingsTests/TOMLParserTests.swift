@@ -128,9 +128,11 @@ import Testing
         #expect(Self.ours("a = \(text)") == expected.map { "{\"a\"=\($0)}" }, "\(text)")
     }
 
-    func error(_ text: String) -> TOMLSyntaxError? {
+    func error(_ text: String) -> TOMLSyntaxError? { errorBytes(Array(text.utf8)) }
+
+    func errorBytes(_ bytes: [UInt8]) -> TOMLSyntaxError? {
         do {
-            _ = try TOMLParser.parse(Array(text.utf8))
+            _ = try TOMLParser.parse(bytes)
             return nil
         } catch { return error }
     }
@@ -155,6 +157,19 @@ import Testing
         #expect(bytes.position == TOMLPosition(line: 1, column: 1))
         let afterUnicode = try #require(error("\"é\" = x"))
         #expect(afterUnicode.position == TOMLPosition(line: 1, column: 8))
+    }
+
+    /// A control character is named by its code point, as the JSON reader names one; UTF-16 (an editor's or
+    /// PowerShell's save) is called so, not only "not UTF-8".
+    @Test func controlCharactersAndUTF16AreNamed() throws {
+        let nul = try #require(error("topic = \"x\u{0}y\"\n"))
+        #expect(nul.message.contains("U+0000"), "\(nul.message)")
+        #expect(!nul.message.contains("\\x"), "\(nul.message)")
+        let utf16 = try #require(
+            errorBytes([0xFF, 0xFE] + Array("a = 1\n".utf8).flatMap { [$0, 0] }))
+        #expect(utf16.message.hasPrefix("UTF-16 text"), "\(utf16.message)")
+        let bare = try #require(errorBytes(Array("a = 1\n".utf8).flatMap { [$0, 0] }))
+        #expect(bare.message.hasPrefix("UTF-16 text"), "\(bare.message)")
     }
 
     @Test func everyKeyKeepsItsLine() throws {

@@ -25,6 +25,8 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         case oddLength(count: Int)
         /// `3f2a…9c1d`: the shortened form apnsctl's own results print, copied back.
         case abbreviated
+        /// `0x3f2a…`: hex written as a C or Swift literal; the token is the hex after it.
+        case hexPrefix(hex: String)
 
         public var message: String {
             switch self {
@@ -69,6 +71,8 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
             case .abbreviated:
                 return
                     "this is the shortened form apnsctl prints a token in (its first and last 4 digits); give the whole token (apnsctl history show lists it, and -o json prints it)"
+            case .hexPrefix(let hex):
+                return "a token is plain hex, without the 0x of a literal: give \(hex)"
             case .oddLength(let n):
                 return
                     "the device token has \(n) hex digits; a token is whole bytes, so the count must be even (was the copy cut short?)"
@@ -94,7 +98,18 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         if trimmed.contains(":APA91") || (trimmed.contains(":") && trimmed.utf8.count > 100) { throw .fcmToken }
         var body = Substring(trimmed)
         let bracketed = body.first == "<" && body.last == ">" && body.count >= 2
-        if bracketed { body = body.dropFirst().dropLast() }
+        if bracketed {
+            body = body.dropFirst().dropLast()
+        } else if body.first == "<" || body.last == ">" {
+            // The Xcode form with one bracket lost in the copy: one token only when its groups are all there.
+            let unbracketed = body.first == "<" ? body.dropFirst() : body.dropLast()
+            if Self.isUnbracketedXcodeToken(unbracketed) { body = unbracketed }
+        }
+        if body.count > 2, body.hasPrefix("0x") || body.hasPrefix("0X"),
+            body.dropFirst(2).allSatisfy({ $0.isASCII && $0.isHexDigit })
+        {
+            throw .hexPrefix(hex: body.dropFirst(2).lowercased())
+        }
         if body.contains(where: { $0.isWhitespace }) {
             // Pasted without its brackets, Xcode's form is still one token (CLI.md, --device): exactly eight
             // groups of eight, so two pasted tokens can never pass for one.

@@ -49,6 +49,11 @@ extension APNSCtl.Config {
             }
             let (text, value): (String, SettingValue)
             do { (text, value) = try ProfileValueText.text(for: setting, values: values, paths: edit.paths) } catch {
+                // `history` is checked as no-history's value, and named as typed: the other key is its opposite.
+                let noHistory = Setting.of(.noHistory).name + " "
+                if target.key == SettingCatalog.historyKey, error.message.hasPrefix(noHistory) {
+                    throw CLIError.usage(target.key + " " + error.message.dropFirst(noHistory.count))
+                }
                 throw CLIError(error)
             }
             if let missing = Self.missingFile(value) {

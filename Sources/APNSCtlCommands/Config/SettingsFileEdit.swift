@@ -5,7 +5,8 @@ import APNSSettings
 
 /// One edit of the settings file by `config set`, `unset`, `add-device` or `remove-device`: the file read as
 /// every command reads it (refused if others can change it), edited in place by `SettingsEditor`, and written
-/// back through a temporary file and rename, mode 0600 (a new file in a 0700 folder).
+/// back through a temporary file and rename, mode 0600 (a new file in a 0700 folder). One its owner made read-only
+/// is left alone.
 struct SettingsFileEdit {
     let location: SettingsLocation
     var editor: SettingsEditor
@@ -163,6 +164,12 @@ struct SettingsFileEdit {
                 throw CLIError(error)
             }
             path = destination
+        }
+        // A `chmod a-w` says "do not change this"; root could write it anyway, and the rename would drop the mode.
+        if existed, let mode = FileSystem.permissions(of: path), mode & 0o200 == 0 {
+            throw .outputExists(
+                "\(path): read-only (mode 0\(String(mode, radix: 8))), so it was left as it is; to edit it with "
+                    + "apnsctl config, make it writable first (chmod u+w \(ShellWord.of(path)))")
         }
         do {
             if !existed { try FileSystem.makeDirectories(location.directory, mode: 0o700) }

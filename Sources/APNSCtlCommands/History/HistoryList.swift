@@ -116,7 +116,10 @@ extension APNSCtl.History {
                 )
             }
             world.standardOutput.flush()
-            if let failure = world.standardOutput.failure { throw CLIError.outputFailed(failure.message) }
+            if let failure = world.standardOutput.failure {
+                throw CLIError.outputFailed(
+                    HistoryOutput.notPrinted(failure, total: entries.count, what: "the list of entries"))
+            }
         }
     }
 }

@@ -5,6 +5,16 @@ import APNSPlatform
 
 /// How `history` prints entries: one line per entry (list), the whole entry (show), and their JSON objects.
 enum HistoryOutput {
+    /// Why `what` (of `total` lines) did not reach standard output: a reader gone (`| head -1`) is said as how far
+    /// it read, as `send` says it, not as a bare `Broken pipe`.
+    static func notPrinted(_ failure: OutputSink.Failure, total: Int, what: String) -> String {
+        guard failure.readerGone, !failure.closedAtStart else {
+            return "\(failure.message); \(what) was not printed whole"
+        }
+        return "standard output was closed after \(failure.linesWritten) of \(total) line\(total == 1 ? "" : "s"); "
+            + "the rest of \(what) was not printed"
+    }
+
     /// `#41  2026-11-28 18:02  sandbox  com.example.app  alert  3 devices: 2 accepted, 1 rejected (Unregistered 1)`.
     static func listLine(_ e: HistoryEntry) -> String {
         let parts = [

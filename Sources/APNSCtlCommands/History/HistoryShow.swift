@@ -26,13 +26,13 @@ extension APNSCtl.History {
         func run(in world: CommandWorld) throws {
             let format = output
             let entry = try HistoryAccess.entry(id, in: world)
-            if format == .json {
-                world.standardOutput.line(HistoryOutput.showJSON(entry))
-            } else {
-                for line in HistoryOutput.showText(entry) { world.standardOutput.line(line) }
-            }
+            let lines = format == .json ? [HistoryOutput.showJSON(entry)] : HistoryOutput.showText(entry)
+            for line in lines { world.standardOutput.line(line) }
             world.standardOutput.flush()
-            if let failure = world.standardOutput.failure { throw CLIError.outputFailed(failure.message) }
+            if let failure = world.standardOutput.failure {
+                throw CLIError.outputFailed(
+                    HistoryOutput.notPrinted(failure, total: lines.count, what: "entry #\(entry.id)"))
+            }
         }
     }
 }

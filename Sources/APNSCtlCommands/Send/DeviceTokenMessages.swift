@@ -40,7 +40,7 @@ extension DeviceFile.Problem {
 }
 
 extension DeviceNames.Problem {
-    /// A token's problem as `send` words it; a name's problem as the settings word it.
+    /// A token's problem as `send` words it; a name's problem as the settings word it, for a value quoted before it.
     /// With no names defined at all, the token's own problem comes first (the value was most likely meant as one).
     var cliMessage: String {
         switch self {
@@ -50,6 +50,9 @@ extension DeviceNames.Problem {
                 return DeviceToken.Problem.notHex(character: bad).cliMessage + "; nor is it a device name: " + message
             }
             return message
+        // Quoted before the message (its first 8 characters, as it may be a secret of a name's shape): not
+        // repeated whole after it.
+        case .unknownName: return lineMessage
         default: return message
         }
     }

@@ -45,9 +45,9 @@ struct PushHeaders: Equatable {
         // An alert (`--alert hi`, or a payload's alert, badge or sound) on a profile's `.voip` topic: sent as the topic
         // says, but iOS shows nothing of it and stops the VoIP pushes of an app that does not report a call.
         if description.pushType == nil, requested.built == nil, pushType == .voip || pushType == .pushtotalk,
-            payload.name == SendPayload.flagsName || parsed.apsHasVisibleKeys
+            payload.isBuiltFromFlags || parsed.apsHasVisibleKeys
         {
-            let built = payload.name == SendPayload.flagsName ? "this push built from flags" : "this alert"
+            let built = payload.isBuiltFromFlags ? "this push built from flags" : "this alert"
             warnings.append(
                 "the topic \(topic) ends with \"\(pushType.topicSuffix)\", so \(built) goes out as a \(pushType.rawValue) push, which the app must answer by reporting a call (iOS stops the VoIP pushes of an app that does not); for an alert, give the app's bundle id as --topic"
             )
@@ -155,7 +155,7 @@ struct PushHeaders: Equatable {
         _ description: PushDescription, requested: PushDescription.RequestedType, payload: SendPayload,
         pushType: PushType
     ) -> Bool {
-        let builtByType = payload.name == SendPayload.flagsName && (pushType == .widgets || pushType == .controls)
+        let builtByType = payload.isBuiltFromFlags && (pushType == .widgets || pushType == .controls)
         return requested.built != nil || builtByType || description.topicIsBundleDefault
     }
 
@@ -205,7 +205,7 @@ struct PushHeaders: Equatable {
                     "\(description.contentChanged ? "--content-changed" : payload.name): aps holds only content-changed, which widgets and controls pushes carry, but \(otherType); give the app's bundle id as --topic, with --push-type widgets or controls"
                 )
             }
-            if payload.name == SendPayload.flagsName, parsed.inferredPushType(topic: nil) == .background {
+            if payload.isBuiltFromFlags, parsed.inferredPushType(topic: nil) == .background {
                 throw CLIError.usage(
                     "--content-available builds a background push, but \(otherType); give the app's bundle id as --topic, or a \(type.rawValue) payload (--push-type background sends it to \(topic) as given, with a warning)"
                 )
@@ -224,7 +224,7 @@ struct PushHeaders: Equatable {
             )
         }
         let type = parsed.inferredPushType(topic: topic)
-        let builtByFlags = payload.name == SendPayload.flagsName
+        let builtByFlags = payload.isBuiltFromFlags
         switch type {
         case .background:
             return (type, builtByFlags ? "from --content-available" : "aps holds only content-available: 1")

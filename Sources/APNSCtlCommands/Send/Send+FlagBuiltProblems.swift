@@ -90,15 +90,15 @@ extension APNSCtl.Send {
         "relevance-score", "input-push-token", "input-push-channel", "content-changed", "alert",
     ]
 
-    /// How `send` prints problem `p` of a payload built from flags alone; nil leaves the usual `FILE:LINE:COLUMN`
-    /// form (whole-payload problems, keys no flag writes).
-    func flagBuiltLine(_ p: ValidationProblem) -> String? {
+    /// How `send` prints problem `p` of a payload built from flags alone (`builtName`, which names them); nil leaves
+    /// it under that name (whole-payload problems, keys no flag writes).
+    func flagBuiltLine(_ p: ValidationProblem, builtName: String) -> String? {
         guard let (key, inner) = Self.apsKey(of: p.path) else { return nil }
         guard let writer = writer(ofKey: key, inner: inner) else { return nil }
         let missingSuffix = " in aps; add it"
         if !writer.given, p.message.hasSuffix(missingSuffix) {
             let need = p.message.dropLast(missingSuffix.count)
-            let built = liveActivity.event.map { "--live-activity \($0)" } ?? "(flags)"
+            let built = liveActivity.event.map { "--live-activity \($0)" } ?? builtName
             let add =
                 key == "alert"
                 ? "--title TEXT and --alert TEXT"

@@ -140,7 +140,10 @@ extension APNSCtl.Send {
     }
 
     /// PAYLOAD as read (66 when unreadable) and the name its problems are reported under; nil without one.
-    func readPayload(in world: CommandWorld) throws(CLIError) -> SendPayload? {
+    /// `deviceNames`: the settings' names, one of which as PAYLOAD is a `-d` forgotten or doubled.
+    func readPayload(deviceNames: DeviceNames = DeviceNames(), in world: CommandWorld) throws(CLIError)
+        -> SendPayload?
+    {
         if let bytes = history.replayed.payload {
             return SendPayload(payload: Payload(bytes: bytes), name: "(history)")
         }
@@ -173,6 +176,16 @@ extension APNSCtl.Send {
                 ? Self.tokenAsPayload(payload) : nil
             {
                 throw CLIError.usage(error.message + "; " + advice)
+            }
+            // `-d my-iphone qa-ipad`: the second name, a device of the settings file, taken for PAYLOAD.
+            if deviceNames.entries[payload] != nil, Self.unquotedText(payload, in: world.commandLine) == nil {
+                throw CLIError.usage(
+                    error.message + "; \(payload.escapingControlsForOutput()) is a device name of the settings file: "
+                        + "give each device with -d (-d \(ShellWord.of(payload)))")
+            }
+            if error.isOverReadLimit {
+                throw CLIError.inputMissing(
+                    error.message + "; is it the right file? APNs takes a payload of at most 5120 bytes")
             }
             throw CLIError.inputMissing(
                 error.message + "; "
@@ -267,7 +280,7 @@ extension APNSCtl.Send {
     ) throws(CLIError) -> SendPayload {
         let readers = try standardInputReaders(settings)
         let flags = try payloadFlags(in: world, stdinReaders: readers)
-        let read = try readPayload(in: world)
+        let read = try readPayload(deviceNames: settings.devices, in: world)
         let payload = try SendPayload.applying(flags, to: read, type: type, now: now)
         // `cat alert.json | apnsctl send -d TOKEN`: without `-` the pipe is never read, and the default alert goes
         // out in its place. Said only of JSON waiting there: a `while read` loop's token list waits there too, and is

@@ -15,6 +15,8 @@ struct SendDevices {
     let names: [String: String]
     /// The same for names used in `--devices` lines, filled as the list is read.
     let fileNames: LockedValue<[String: String]>
+    /// The tokens given by `-d` (or an entry replayed), each once; the list's are read as the run goes.
+    var given: [DeviceToken] = []
 
     /// The one warning for a stream's lines that repeat a token (CLI.md), once it was read (a regular file's is said
     /// when it was checked, before sending).
@@ -191,7 +193,7 @@ extension APNSCtl.Send {
         return SendDevices(
             source: DeviceChainSource(sources), count: count, first: first, file: file,
             names: namesGiven.compactMapValues(\.first),
-            fileNames: fileNames)
+            fileNames: fileNames, given: tokens)
     }
 
     /// Waits until a streamed list's first token (or its end) can be read without waiting, watching the world's

@@ -1,10 +1,12 @@
 import APNSCore
 
 /// The payload `send` sends and the name its problems are reported under: PAYLOAD's file name, `(inline)`, or
-/// `(flags)` for one the flags built.
+/// the flags that built it (`the payload built from --alert and --title`).
 struct SendPayload {
     let payload: Payload
     let name: String
+    /// Whether the flags built the whole payload (no PAYLOAD was given; none at all builds the default one).
+    var isBuiltFromFlags = false
     /// Whether payload flags edited PAYLOAD (a fresh timestamp, a Live Activity key set): the keys they wrote have
     /// no line and column in the file.
     var editedByFlags = false
@@ -12,10 +14,15 @@ struct SendPayload {
     /// file's).
     var original: Payload? = nil
 
-    /// Whether the flags built the whole payload (no PAYLOAD was given).
-    var isBuiltFromFlags: Bool { name == Self.flagsName }
-    /// The name problems of a payload built from flags alone are reported under.
-    static let flagsName = "(flags)"
+    /// The name problems of a payload built from `flags` alone are reported under: the flags, since it has no
+    /// file, line or column the user wrote.
+    static func builtName(_ flags: [String]) -> String {
+        if flags.isEmpty { return "the default payload" }
+        let list =
+            flags.count < 2
+            ? flags.joined() : flags.dropLast().joined(separator: ", ") + " and " + flags[flags.count - 1]
+        return "the payload built from \(list)"
+    }
 
     /// `read` (PAYLOAD, if given) with the payload `flags` applied (CLI.md, "Live Activities and widgets"):
     /// `type.given` decides whether the alert flags build a Live Activity alert. Without payload flags PAYLOAD is
@@ -37,7 +44,13 @@ struct SendPayload {
         do { body = try PayloadBuilder.build(flags, pushType: type.given, base: base, now: now) } catch {
             throw CLIError.usage(error.message)
         }
-        guard let read else { return SendPayload(payload: Payload(bytes: body), name: Self.flagsName) }
+        guard let read else {
+            let fields =
+                (flags.liveActivity == nil ? [] : [PayloadField.liveActivity]) + flags.alertFields
+                + flags.liveActivityOnlyFields + (flags.contentChanged ? [.contentChanged] : [])
+            let names = fields.map(\.flag)
+            return SendPayload(payload: Payload(bytes: body), name: Self.builtName(names), isBuiltFromFlags: true)
+        }
         return SendPayload(
             payload: Payload(built: body, from: read.payload), name: read.name, editedByFlags: true,
             original: read.payload)

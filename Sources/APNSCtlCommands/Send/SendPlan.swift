@@ -185,6 +185,10 @@ extension APNSCtl.Send {
             }
             ?? []
         func placed(_ p: ValidationProblem) -> String {
+            // No file was written: named by the flags, without a line and column of JSON nobody wrote.
+            if loaded.isBuiltFromFlags {
+                return "\(loaded.name): \(p.path == "(root)" ? "" : p.path + ": ")\(p.message)"
+            }
             guard loaded.editedByFlags else { return "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)" }
             let same =
                 originalProblems.first { $0.path == p.path && $0.message == p.message }
@@ -199,7 +203,8 @@ extension APNSCtl.Send {
                 p.flag.map {
                     "\(Self.relabel($0, settings, payload: loaded.payload, defaultTopic: defaultTopic)): \(p.message)\(topicAdvice(p, pushType: pushType, parsed))"
                 }
-                ?? (loaded.isBuiltFromFlags ? flagBuiltLine(p) : loaded.editedByFlags ? flagEditedLine(p) : nil)
+                ?? (loaded.isBuiltFromFlags
+                    ? flagBuiltLine(p, builtName: loaded.name) : loaded.editedByFlags ? flagEditedLine(p) : nil)
                 ?? placed(p)
             if p.severity == .error { world.standardError.error(line) } else { world.standardError.warning(line) }
         }
@@ -209,6 +214,11 @@ extension APNSCtl.Send {
         if !flagged.isEmpty && flagged.count == report.errors.count {
             // Only the request's settings are wrong (a topic without its suffix): the payload itself is fine.
             throw CLIError.payloadInvalid("nothing was sent: fix \(flagged.joined(separator: " and ")) as said above")
+        }
+        if report.hasErrors && loaded.isBuiltFromFlags {
+            throw CLIError.payloadInvalid(
+                "\(loaded.name) is invalid (\(report.errors.count) error\(report.errors.count == 1 ? "" : "s") above); nothing was sent"
+            )
         }
         if report.hasErrors {
             throw CLIError.payloadInvalid(

@@ -64,7 +64,8 @@ final class UnsentDevices {
             list == "-" ? FileSystem.isSameFile(descriptor: standardInput, path) : FileSystem.isSameFile(list, path)
         {
             carried = Self.lines(of: path).map(Self.unknownEntries(in:)) ?? []
-        } else if exists, Self.isList(path), case let left = Self.devicesListed(in: path), left.map({ $0 > 0 }) ?? true
+        } else if exists, Self.isList(path), case let left = Self.devicesListed(in: path), left.map({ $0 > 0 }) ?? true,
+            !Self.sends(everyDeviceOf: path, devices)
         {
             // An earlier run's list that this run does not read (the command line recalled with another --devices):
             // replacing or removing it would lose the only record of those devices. A pipe may hold it or not,
@@ -136,6 +137,25 @@ final class UnsentDevices {
             !line.hasPrefix("#") && line.unicodeScalars.contains { $0 != " " && $0 != "\t" && $0 != "\r" }
         }
         return plain.count + unknownEntries(in: lines).count / 2
+    }
+
+    /// Whether this run sends every device the `--unsent` list at `path` holds (`send --replay N --unsent FILE`, or
+    /// the same `-d` flags again): the list may then be replaced, as nothing in it is lost. A line this cannot read
+    /// as a token or a name of this run's is a device it does not send.
+    static func sends(everyDeviceOf path: String, _ devices: SendDevices) -> Bool {
+        guard devices.file == nil, !devices.given.isEmpty, let lines = lines(of: path) else { return false }
+        let tokens = Set(devices.given.map(\.hex))
+        let named = Dictionary(devices.names.map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        let entries = unknownEntries(in: lines)
+        let commented = stride(from: 1, to: entries.count, by: 2).map { String(entries[$0].dropFirst(2)) }
+        let plain = lines.filter { line in
+            !line.hasPrefix("#") && line.unicodeScalars.contains { $0 != " " && $0 != "\t" && $0 != "\r" }
+        }
+        return (plain + commented).allSatisfy { line in
+            let trimmed = line.trimmingBlanks()
+            if let token = try? DeviceToken(parsing: trimmed) { return tokens.contains(token.hex) }
+            return named[trimmed].map(tokens.contains) ?? false
+        }
     }
 
     /// The lines of the list at `path` (at most 64 MiB of it); nil when it cannot be read whole.

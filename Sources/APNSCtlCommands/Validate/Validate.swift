@@ -87,6 +87,7 @@ extension APNSCtl {
                 throw CLIError.usage(named + "; save the other payloads to files")
             }
             var options = try validationOptions()
+            warnAboutSendsVariables(in: world)
             // A Live Activity's timestamp is judged against this moment (CLI.md: more than an hour either way warns).
             options.now = world.clock.now()
             let format = output
@@ -123,6 +124,28 @@ extension APNSCtl {
                 )
             }
             if invalid > 0 { throw CLIError.payloadInvalid(nil) }
+        }
+
+        /// `APNSCTL_PUSH_TYPE` and `APNSCTL_SIZE_LIMIT` are send's settings, which validate does not read (CLI.md):
+        /// set in a CI job, they would let validate pass a payload that send then judges as another push type. Said
+        /// once, with the flag that checks it as send will.
+        func warnAboutSendsVariables(in world: CommandWorld) {
+            let unread = [
+                ("APNSCTL_PUSH_TYPE", "--push-type", pushType), ("APNSCTL_SIZE_LIMIT", "--size-limit", sizeLimit),
+            ]
+            .compactMap { variable, flag, given in
+                given == nil ? world.setting(variable).map { (variable, flag, $0.trimmingBlanks()) } : nil
+            }
+            // A value that may be a pasted secret is never repeated; printable text is quoted as a shell word.
+            .map { variable, flag, value in
+                (variable, flag, VariableEcho.mayEcho(value) ? PrintableText.escapingControls(value) : "VALUE")
+            }
+            guard !unread.isEmpty else { return }
+            let set = unread.map { "\($0.0)=\(ShellWord.of($0.2))" }.joined(separator: " and ")
+            let flags = unread.map { "\($0.1) \(ShellWord.of($0.2))" }.joined(separator: " ")
+            world.standardError.warning(
+                "\(set) \(unread.count == 1 ? "is a setting" : "are settings") of send, which validate does not read; "
+                    + "to judge the payloads as send will, give \(flags)")
         }
 
         /// Turns the flags into validator options; a bad value is a usage error (exit 64). `--push-type` and

@@ -48,12 +48,14 @@ final class ValidateOutput {
         let inline = path.drop(while: \.isWhitespace).hasPrefix("{")
         // (A `~` no shell expanded, quotes or blanks around the path have their own advice in the message.)
         let advice =
-            path == "-" || !FileSystem.missingPathHint(path).isEmpty
-            ? ""
-            : inline
-                ? "; validate reads files, not inline JSON: printf '%s' '{…}' | apnsctl validate -"
-                : APNSCtl.Send.curlAtFile(path).map { "; " + $0.replacing("PAYLOAD is", with: "it is") }
-                    ?? "; check the path"
+            failure.isOverReadLimit
+            ? "; is it the right file? APNs takes a payload of at most 5120 bytes"
+            : path == "-" || !FileSystem.missingPathHint(path).isEmpty
+                ? ""
+                : inline
+                    ? "; validate reads files, not inline JSON: printf '%s' '{…}' | apnsctl validate -"
+                    : APNSCtl.Send.curlAtFile(path).map { "; " + $0.replacing("PAYLOAD is", with: "it is") }
+                        ?? "; check the path"
         let message = failure.message + advice
         if format == .json {
             var w = JSONWriter()

@@ -135,7 +135,14 @@ public struct SettingsFile: Sendable, Equatable {
                     "\(at): \(key) and \(other) both in \(section): they are one switch (history = false is no-history = true); delete one of the two lines",
                     mend: Self.mend(key, valueNode, profile: name))
             }
-            if key == SettingCatalog.historyKey, case .boolean(let on) = valueNode.value {
+            if key == SettingCatalog.historyKey {
+                guard case .boolean(let on) = valueNode.value else {
+                    // A switch of the wrong type, not an unknown key: deleting the line would turn the history on.
+                    throw .usage(
+                        "\(at): history = \(RawSetting.tomlText(valueNode.value).escapingControls()): expected true or "
+                            + "false, found \(valueNode.value.typeName)",
+                        mend: nil)
+                }
                 values.append((Setting.of(.noHistory).name, TOMLNode(.boolean(!on), at: valueNode.position)))
                 continue
             }

@@ -249,6 +249,10 @@ public enum SettingsResolver {
     {
         let chosen: Sourced<String>
         if let p = input.flags.profile {
+            // `-p "$PROFILE"` with the variable unset: no name, not a profile called "".
+            if p.trimmingBlanks().isEmpty {
+                throw .usage("--profile: empty name; give a profile's name, or leave -p out for the default")
+            }
             chosen = Sourced(p, from: .flag("--profile"))
         } else if let p = SettingsWorld.profileVariable(in: input.variables) {
             chosen = Sourced(p, from: .variable("APNSCTL_PROFILE"))

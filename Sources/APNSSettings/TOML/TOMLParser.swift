@@ -62,6 +62,18 @@ public struct TOMLParser {
                 "the file starts with a byte-order mark; save it as UTF-8 without BOM",
                 at: TOMLPosition(line: 1, column: 1))
         }
+        // UTF-16 (its byte-order mark, or a NUL beside each of the first two characters): an editor's or
+        // PowerShell's save, which reads as binary here.
+        if bytes.count >= 4,
+            bytes[0] == 0xFF && bytes[1] == 0xFE || bytes[0] == 0xFE && bytes[1] == 0xFF
+                || (bytes[0] == 0 && bytes[2] == 0 && bytes[1] != 0 && bytes[3] != 0)
+                || (bytes[1] == 0 && bytes[3] == 0 && bytes[0] != 0 && bytes[2] != 0)
+        {
+            throw TOMLSyntaxError(
+                "UTF-16 text (as Windows PowerShell's > writes it), not UTF-8, which TOML must be; save it as "
+                    + "UTF-8 (iconv -f UTF-16 -t UTF-8, or Out-File -Encoding utf8)",
+                at: TOMLPosition(line: 1, column: 1))
+        }
         var decoder = UTF8()
         var iterator = bytes[index...].makeIterator()
         var offset = index
@@ -410,10 +422,15 @@ public struct TOMLParser {
     /// Control characters TOML allows nowhere but as escapes (tab is allowed).
     static func isControl(_ c: UInt8) -> Bool { (c < 0x20 && c != 0x09) || c == 0x7F }
 
-    /// A byte for a message: printable ASCII quoted, anything else as `\xNN`.
+    /// A byte for a message: printable ASCII quoted, a control character by its code point (`U+0000`, as the JSON
+    /// reader names one), anything else (a byte of a character) as `\xNN`.
     static func describe(_ c: UInt8) -> String {
         if c >= 0x21 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
         if c == 0x20 { return "a space" }
+        if isControl(c) || c == 0x09 {
+            let hex = String(c, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
         let hex = String(c, radix: 16, uppercase: false)
         return "\\x" + (hex.count == 1 ? "0" + hex : hex)
     }
@@ -425,7 +442,7 @@ public struct TOMLParser {
         var out = "\""
         for s in key.unicodeScalars {
             if s.value < 0x20 || s.value == 0x7F {
-                out += "\\x" + String(s.value, radix: 16)
+                out += "\\u{" + String(s.value, radix: 16, uppercase: true) + "}"
             } else {
                 out.unicodeScalars.append(s)
             }

@@ -321,16 +321,31 @@ public enum SettingParser {
                 throw bad(Self.secondsAdvice(s, written: "\(setting.name) = "))
             case .toml(let other): throw bad("expected a number of seconds, found \(other.typeName)")
             case .argument(let s):
-                guard let v = Double(s.trimmingBlanks()) else {
-                    if TimeValue.durationSeconds(s.trimmingBlanks()) != nil {
-                        throw bad(Self.secondsAdvice(s.trimmingBlanks(), written: ""))
+                let text = s.trimmingBlanks()
+                // Decimal only: Double also reads `0x10` (16) and `1e-9`, which nobody means as a timeout.
+                let decimal =
+                    !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+                    && text.filter { $0 == "." }.count <= 1 && text != "."
+                guard decimal, let v = Double(text) else {
+                    if TimeValue.durationSeconds(text) != nil {
+                        throw bad(Self.secondsAdvice(text, written: ""))
+                    }
+                    if let v = Double(text), v.isFinite, v >= 0.001, v <= 86_400 {
+                        throw bad("a number of seconds in decimal, such as \(Self.decimalSeconds(v))")
+                    } else if let v = Double(text), !v.isNaN {
+                        // `-5` is decimal already: only another way of writing a number is told so.
+                        let other = !text.dropFirst(text.hasPrefix("-") ? 1 : 0).allSatisfy { $0.isNumber || $0 == "." }
+                        throw bad(
+                            "must be from 0.001 (a millisecond) to 86400 seconds (a day)"
+                                + (other ? ", in decimal" : ""))
                     }
                     throw bad("not a number of seconds")
                 }
                 d = v
             }
-            guard d.isFinite, d > 0, d <= 86_400 else {
-                throw bad("must be a number of seconds above 0 (and at most a day)")
+            // Below a millisecond no connection could ever be made, and the failure would blame the server.
+            guard d.isFinite, d >= 0.001, d <= 86_400 else {
+                throw bad("must be from 0.001 (a millisecond) to 86400 seconds (a day)")
             }
             return .seconds(d)
         case .pushType:
@@ -490,9 +505,14 @@ public enum SettingParser {
 
     /// `30s`, `2m`: the duration other flags take, where a number of seconds goes. Its number is advised only when
     /// it would be taken (above 0, at most a day); `written` is how a value is given there (`timeout = ` in a file).
+    /// `v` as a plain decimal (`16`, `0.5`), for advice about a value written another way.
+    private static func decimalSeconds(_ v: Double) -> String {
+        v == v.rounded() && v < 1e15 ? String(Int64(v)) : String(v)
+    }
+
     private static func secondsAdvice(_ duration: String, written: String) -> String {
         guard let seconds = TimeValue.durationSeconds(duration), seconds > 0, seconds <= 86_400 else {
-            return "a number of seconds (above 0, at most a day), without a unit"
+            return "a number of seconds (0.001 to 86400), without a unit"
         }
         return "a number of seconds, without a unit: give \(written)\(seconds)"
     }

@@ -37,6 +37,28 @@ import Testing
         (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
     }
 
+    /// A settings file its owner made read-only is not edited (root could, and the rename made it 0600 again).
+    @Test func aReadOnlySettingsFileIsLeftAlone() throws {
+        let home = try Home()
+        try home.write(Self.commented, mode: 0o400)
+        for edit in [
+            ["config", "set", "-p", "dev", "priority", "5"], ["config", "unset", "-p", "dev", "team-id"],
+            ["config", "add-device", "ipad", Self.token2],
+        ] {
+            let r = try home.run(edit)
+            #expect(r.status == 73, "\(edit): \(r.stderr)")
+            #expect(
+                r.stderr
+                    == "error: \(home.configFile): read-only (mode 0400), so it was left as it is; to edit it with apnsctl config, make it writable first (chmod u+w \(home.configFile))\n"
+            )
+            #expect(try text(home) == Self.commented)
+            #expect(try mode(home.configFile) == 0o400)
+        }
+        chmod(home.configFile, 0o640)
+        #expect(try home.run(["config", "set", "-p", "dev", "priority", "5"]).status == 0)
+        #expect(try mode(home.configFile) == 0o600)
+    }
+
     /// A port is for Apple's hosts only (443 or 2197; an endpoint carries its own): `config set` and `config init`
     /// wrote 8080, which every later send refused. Refused, nothing written.
     @Test func aPortAppleDoesNotListenOnIsNotWritten() throws {
@@ -141,6 +163,8 @@ import Testing
             #expect(r.status == 64, "\(value): \(r.stdout)\(r.stderr)")
             #expect(r.stdout.isEmpty)
             #expect(r.errorLines.first?.hasPrefix(first) == true, "\(r.stderr)")
+            // The value was read and refused: no usage lines for a command line that needs no mending.
+            #expect(r.errorLines.count == 1, "\(r.stderr)")
         }
         let topic = try home.run(["config", "set", "-p", "dev", "topic", "-5"])
         #expect(topic.status == 64)
@@ -522,6 +546,17 @@ import Testing
             "\(shown.stdout)")
         let bad = try home.run(["config", "set", "-p", "dev", "history", "maybe"])
         #expect(bad.status == 64, "\(bad.stderr)")
+        // Named as typed, not as the opposite key it is checked as.
+        #expect(bad.stderr.hasPrefix("error: history maybe: not a boolean"), "\(bad.stderr)")
+        // A value of the wrong type in the file is such, not an unknown key whose removal turns the history on.
+        for value in ["\"no\"", "0"] {
+            try home.write("[profiles.dev]\nhistory = \(value)\n")
+            let wrong = try home.run(["config", "list"])
+            #expect(wrong.status == 64)
+            #expect(wrong.stderr.contains("history = \(value): expected true or false, found"), "\(wrong.stderr)")
+            #expect(!wrong.stderr.contains("unknown key") && !wrong.stderr.contains("unset"), "\(wrong.stderr)")
+        }
+        try home.write("[profiles.dev]\nhistory = false\n")
         // One switch, two spellings: setting one replaces the other, and unsetting either removes the one written.
         let other = try home.run(["config", "set", "-p", "dev", "no-history", "false"])
         #expect(other.status == 0, "\(other.stderr)")

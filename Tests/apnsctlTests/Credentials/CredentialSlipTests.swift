@@ -331,6 +331,8 @@ import Testing
         #expect(
             variable.stderr.contains("set APNSCTL_KEY_ID (the key comes from APNSCTL_AUTH_KEY)"), "\(variable.stderr)")
         #expect(!variable.stderr.contains("pass --key-id"), "\(variable.stderr)")
+        // Not headed by the flag that would then be refused: the id goes beside its key.
+        #expect(!variable.stderr.contains("--key-id"), "\(variable.stderr)")
     }
 
     /// A key, a certificate or a .p12 given as the payload is named as such, not as a JSON syntax error.

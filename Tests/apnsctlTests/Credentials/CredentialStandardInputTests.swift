@@ -68,7 +68,7 @@ import Testing
         let noID = try InProcess.apnsctl(["jwt", "--auth-key", "-", "--team-id", "TEAMID1234"], stdin: p8)
         #expect(noID.status == 77, "\(noID.stderr)")
         #expect(
-            noID.stderr.contains("--key-id: missing, and a key read from standard input has no file name to carry one"),
+            noID.stderr.contains("no key id: a key read from standard input has no file name to carry one"),
             "\(noID.stderr)")
     }
 
@@ -107,7 +107,7 @@ import Testing
             (["convert", certificate, "--key", "/dev/stdin", "-o", dir.file("x.p12")], otherKey, "--key /dev/stdin: "),
             (
                 ["jwt", "--auth-key", "/dev/stdin", "--team-id", "TEAMID1234"], try CredentialFixtures.signingKey.p8PEM,
-                "--key-id: missing, and a key read from standard input has no file name to carry one"
+                "no key id: a key read from standard input has no file name to carry one"
             ),
         ]
         for c in cases {

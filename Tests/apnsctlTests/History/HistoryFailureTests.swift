@@ -57,6 +57,28 @@ import Testing
         chmod(home.database, 0o600)
     }
 
+    /// `history show last | head -1`: the reader gone is said as how far it read, as send says it, not as a bare
+    /// "Broken pipe"; exit 74 stays.
+    @Test func aReaderGoneFromHistoryOutputIsSaidAsHowFarItRead() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        #expect(try home.send(mock, ["-d", Self.device]).status == 0)
+        for (arguments, what) in [(["history", "show", "last"], "entry #1"), (["history"], "the list of entries")] {
+            let t = TestWorld(variables: home.environment, output: MemoryOutput(failingAfter: 5, with: EPIPE))
+            #expect(t.run(arguments) == 74, "\(arguments): \(t.stderr.text)")
+            #expect(
+                t.stderr.lines.first?.hasPrefix("error: standard output was closed after 0 of ") == true
+                    && t.stderr.text.hasSuffix("; the rest of \(what) was not printed\n"),
+                "\(arguments): \(t.stderr.text)")
+            let full = TestWorld(variables: home.environment, output: MemoryOutput(failingAfter: 5, with: ENOSPC))
+            #expect(full.run(arguments) == 74)
+            #expect(
+                full.stderr.text
+                    == "error: writing standard output: No space left on device; \(what) was not printed whole\n",
+                "\(arguments): \(full.stderr.text)")
+        }
+    }
+
     @Test func aReadOnlyDatabase() throws {
         let mock = try InProcessMock()
         let home = try HistoryHome()

@@ -371,6 +371,18 @@ import Testing
         let resumed = try InProcess.apnsctl(Self.arguments(mock, ["--devices", path, "--unsent", path]))
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(mock.receiptsPerDevice() == [one: 1], "\(mock.receiptsPerDevice())")
+        // A run that sends every device the list holds (`send --replay N --unsent FILE`, the same -d flags again,
+        // the commented-out one included) loses nothing by replacing it: not refused.
+        _ = try scratch.write("unsent.txt", text)
+        let again = try InProcess.apnsctl(Self.arguments(mock, ["-d", one, "-d", two, "-d", three, "--unsent", path]))
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path), "every device answered: the list is removed")
+        #expect(mock.receiptsPerDevice() == [one: 2, two: 1, three: 1], "\(mock.receiptsPerDevice())")
+        // One device short of the list's: refused as before.
+        _ = try scratch.write("unsent.txt", text)
+        let short = try InProcess.apnsctl(Self.arguments(mock, ["-d", one, "-d", three, "--unsent", path]))
+        #expect(short.status == 73, "\(short.stderr)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
     }
 
     /// A path that could never be written is refused before anything is sent; broadcast has no devices to list.

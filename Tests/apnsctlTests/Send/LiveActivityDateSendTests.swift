@@ -204,8 +204,25 @@ import Testing
                 "error: --live-activity start: a Live Activity start needs \"alert\" (shown when the activity starts); add --title TEXT and --alert TEXT",
                 "error: --live-activity start: a Live Activity start needs \"attributes-type\" (your ActivityAttributes type name); add --attributes-type NAME",
                 "error: --live-activity start: a Live Activity start needs \"attributes\" (the activity's static attributes); add --attributes JSON",
-                "error: (flags): the payload is invalid (3 errors above); nothing was sent",
+                "error: the payload built from --live-activity and --content-state is invalid (3 errors above); nothing was sent",
             ])
+        // A problem of the whole payload names the flags that built it, never a line and column nobody wrote.
+        let (large, _, tooLarge) = try send([
+            "--alert", String(repeating: "x", count: 5000), "--title", "t", "--topic", "com.example.app",
+        ])
+        #expect(large == 65)
+        #expect(
+            tooLarge == [
+                "error: the payload built from --alert and --title: payload is 5041 bytes, 945 over the 4096-byte limit (APNs answers 413 PayloadTooLarge); it is already compact: shorten it or move data out of the payload",
+                "error: the payload built from --alert and --title is invalid (1 error above); nothing was sent",
+            ])
+        let (shown, _, nothing) = try send([
+            "--content-available", "--push-type", "alert", "--topic", "com.example.app",
+        ])
+        #expect(shown == 0)
+        #expect(
+            nothing.first?.hasPrefix("warning: the payload built from --content-available: aps: an alert push") == true,
+            "\(nothing)")
         let (warned, _, warning) = try send([
             "--live-activity", "update", "--content-state", "{}", "--dismissal-date", "1h", "--topic",
             "com.example.app",

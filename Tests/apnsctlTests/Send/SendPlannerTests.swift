@@ -841,7 +841,7 @@ import Testing
         #expect(background.status == 65)
         #expect(
             background.errorLines.first
-                == #"error: (flags): background pushes need "content-available": 1; add --content-available"#,
+                == #"error: the payload built from --alert: background pushes need "content-available": 1; add --content-available"#,
             "\(background.stderr)")
     }
 

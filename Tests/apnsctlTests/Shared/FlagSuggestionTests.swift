@@ -1,6 +1,8 @@
 import APNSTestSupport
 import Testing
 
+@testable import APNSCtlCommands
+
 /// Flags users bring from other tools get their apnsctl spelling (CLI.md), curl's `-H`/`--header` the flag of
 /// that header, and a mistyped value of an enumerated flag the close valid value.
 @Suite struct FlagSuggestionTests {
@@ -80,6 +82,21 @@ import Testing
     }
 
     /// `history show -1`: the value read as a flag left the argument missing; the advice says why and how.
+    /// The advice reads a command's flags from its help text: a flag with a third name (an alias) keeps every name
+    /// and its value, and a help text starting with a dash is no name.
+    @Test func aHelpLineGivesEveryNameOfItsFlag() {
+        #expect(
+            OtherToolFlags.flagLine("-d, --device, --channel <id>  The device.") == (
+                ["-d", "--device", "--channel"], true
+            ))
+        #expect(
+            OtherToolFlags.flagLine("-q, --quiet             -1 lines: only errors.") == (["-q", "--quiet"], false))
+        #expect(OtherToolFlags.flagLine("--live-activity <start|update|end>") == (["--live-activity"], true))
+        #expect(OtherToolFlags.flagLine("-H 'apns-topic: com.example.app' -d '{}' \\") == (["-H"], false))
+        let send = OtherToolFlags.shortFlags(of: ["send"])
+        #expect(send.takingValues.isSuperset(of: ["-d", "-p", "-o"]) && !send.takingValues.contains("-q"))
+    }
+
     @Test func aPositionalValueReadAsAFlagIsSaidSo() throws {
         let r = try InProcess.apnsctl(["history", "show", "-1"])
         #expect(r.status == 64)

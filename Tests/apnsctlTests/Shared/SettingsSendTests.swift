@@ -320,8 +320,14 @@ import Testing
         #expect(unknown.status == 64)
         #expect(
             unknown.stderr
-                == "error: --device \"my-iphon\" (device 1): unknown device name \"my-iphon\"; did you mean \"my-iphone\"?\n"
+                == "error: --device \"my-iphon\" (device 1): unknown device name; did you mean \"my-iphone\"?\n"
         )
+        // A name near none is quoted by its start only (it may be a secret of a name's shape), and not after.
+        let far = try s.send(["-d", "correct-horse-battery", "--alert", "hi"])
+        #expect(far.status == 64)
+        #expect(
+            far.stderr.hasPrefix("error: --device \"correct-…\" (device 1): unknown device name; "), "\(far.stderr)")
+        #expect(!far.stderr.contains("horse"), "\(far.stderr)")
         #expect(s.answered().count == 3)
     }
 
@@ -343,7 +349,7 @@ import Testing
         #expect(duration.stderr == "error: --timeout 2m: a number of seconds, without a unit: give 120\n")
         // Advice is given only when it would be taken: a day at most.
         let long = try s.send(["-d", "my-iphone", "--alert", "hi", "--timeout", "2d"])
-        #expect(long.stderr == "error: --timeout 2d: a number of seconds (above 0, at most a day), without a unit\n")
+        #expect(long.stderr == "error: --timeout 2d: a number of seconds (0.001 to 86400), without a unit\n")
         #expect(s.answered().isEmpty)
     }
 

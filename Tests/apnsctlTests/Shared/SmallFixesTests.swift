@@ -100,6 +100,19 @@ import Testing
             twice.stderr.hasSuffix(
                 ": no such file; it looks like a device token: give each token with -d (-d TOKEN)\n"),
             "\(twice.stderr)")
+        // So is a second device name of the settings file after one -d.
+        let dir = try TemporaryDirectory(prefix: "names")
+        let config = try dir.write(
+            "config.toml", "[devices]\nmy-iphone = \"\(Self.token(1))\"\nqa-ipad = \"\(Self.token(2))\"\n", mode: 0o600)
+        let names = try InProcess.apnsctl(
+            ["send", "-p", "mock", "-d", "my-iphone", "qa-ipad", "--dry-run"],
+            environment: state.merging(["APNSCTL_CONFIG": config]) { $1 })
+        #expect(names.status == 64, "\(names.stderr)")
+        #expect(
+            names.stderr.hasSuffix(
+                ": no such file; qa-ipad is a device name of the settings file: give each device with -d (-d qa-ipad)\n"
+            ),
+            "\(names.stderr)")
         let forgotten = try InProcess.apnsctl(["send", "-p", "mock", Self.token(1)], environment: state)
         #expect(forgotten.status == 64, "\(forgotten.stderr)")
         #expect(
@@ -188,6 +201,9 @@ import Testing
             "--enviroment": "--env", "--device-file": "--devices", "--token-file": "--devices",
         ]
         let typos = [
+            // A flag and its value joined by a dash.
+            "--replay-last": "--replay last", "--replay-12": "--replay 12", "--env-production": "--env production",
+            "--push-type-voip": "--push-type voip",
             "--topc": "--topic", "--priorty": "--priority", "--colapse-id": "--collapse-id", "--auth-kye": "--auth-key",
             "--endpont": "--endpoint", "--expiraton": "--expiration", "--alrt": "--alert",
         ]
@@ -199,6 +215,16 @@ import Testing
                 r.errorLines.first == "error: Unknown option '\(given)'. Did you mean '\(meant)'?",
                 "\(given): \(r.stderr)")
         }
+        // A value joined to a flag that takes no such value is no such advice.
+        let keyID = try InProcess.apnsctl(["convert", "--key-id", "x"])
+        #expect(!keyID.stderr.contains("Did you mean '--key id'"), "\(keyID.stderr)")
+        // `history clear --since`: --before removes the opposite, so it is said, not offered.
+        let since = try InProcess.apnsctl(["history", "clear", "--since", "1h"])
+        #expect(since.status == 64)
+        #expect(
+            since.errorLines.first
+                == "error: Unknown option '--since'. This command removes every entry, or those started before a time (--before WHEN); it cannot remove only the recent ones",
+            "\(since.stderr)")
         let silent = try InProcess.apnsctl(["send", "--silent", "-d", Self.token(1)])
         #expect(
             silent.errorLines.first
@@ -253,6 +279,13 @@ import Testing
             start.errorLines.first?.hasPrefix(
                 "error: Unexpected argument 'start'. apnsctl mock starts it (add --detach")
                 == true, "\(start.stderr)")
+        // `config edit`: the user's own editor, and the commands that change one key.
+        let edit = try InProcess.apnsctl(["config", "edit"])
+        #expect(edit.status == 64, "\(edit.stderr)")
+        #expect(
+            edit.errorLines.first
+                == "error: Unexpected argument 'edit'. apnsctl has no editor of its own: open the file apnsctl config path names in yours, or change one key with apnsctl config set, unset, add-device or remove-device",
+            "\(edit.stderr)")
         // Another history's words for removing or resending an entry: the command that does it.
         for (words, advice) in [
             (["history", "rm", "3"], "error: history has no rm command: apnsctl history clear removes every entry"),

@@ -76,6 +76,51 @@ import Testing
         #expect(r.stderr.isEmpty)
     }
 
+    /// A file past the read limit exists: the advice asks whether it is the right one, not to check its path.
+    @Test func aFileTooLargeToBeAPayloadIsNotAPathToCheck() throws {
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("huge.json", "")
+        let handle = try #require(FileHandle(forWritingAtPath: file))
+        try handle.truncate(atOffset: 65 << 20)
+        try handle.close()
+        let r = try InProcess.apnsctl(["validate", file])
+        #expect(r.status == 66)
+        #expect(
+            r.stderr.contains("is it the right file? APNs takes a payload of at most 5120 bytes")
+                && !r.stderr.contains("check the path"), "\(r.stderr)")
+        let key = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM, mode: 0o600)
+        let sent = try InProcess.apnsctl([
+            "send", "--dry-run", "--auth-key", key, "--team-id", "TEAM123456", "--topic", "com.example.app", "-d",
+            String(repeating: "ab", count: 32), file,
+        ])
+        #expect(sent.status == 66)
+        #expect(
+            sent.stderr.hasSuffix("is it the right file? APNs takes a payload of at most 5120 bytes\n"),
+            "\(sent.stderr)")
+    }
+
+    /// send's push type and size limit from variables are not validate's: a CI job that sets them is told the flags
+    /// that judge the payload as send will, and the flags, when given, say it all.
+    @Test func sendsVariablesAreNamedNotRead() throws {
+        let dir = try TemporaryDirectory()
+        let file = try dir.write("alert.json", "{\"aps\":{\"alert\":\"Hello\"}}\n")
+        let r = try InProcess.apnsctl(["validate", file], environment: ["APNSCTL_PUSH_TYPE": "voip"])
+        #expect(r.status == 0)
+        #expect(r.lines == ["\(file): ok (26 bytes of 4096, alert)"])
+        #expect(
+            r.stderr
+                == "warning: APNSCTL_PUSH_TYPE=voip is a setting of send, which validate does not read; to judge the payloads as send will, give --push-type voip\n"
+        )
+        let both = try InProcess.apnsctl(
+            ["validate", file], environment: ["APNSCTL_PUSH_TYPE": "voip", "APNSCTL_SIZE_LIMIT": "2k"])
+        #expect(
+            both.stderr.contains("are settings of send") && both.stderr.hasSuffix("--push-type voip --size-limit 2k\n"))
+        let given = try InProcess.apnsctl(
+            ["validate", "--push-type", "voip", file],
+            environment: ["APNSCTL_PUSH_TYPE": "voip", "APNSCTL_SIZE_LIMIT": ""])
+        #expect(given.status == 0 && given.stderr.isEmpty, "\(given.stderr)")
+    }
+
     /// A mock, and a `.apns` file of 4.5 KB for its bundle's VoIP topic: over an alert's limit, within VoIP's.
     static func voipAPNSFile() throws -> (InProcessMock, TemporaryDirectory, String) {
         let mock = try InProcessMock(keepingLog: true)
@@ -459,7 +504,7 @@ import Testing
         #expect(r.status == 66)
         #expect(
             r.errorLines.first
-                == "error: \(zero): cannot read: more than 64 MiB, far more than any payload or credential; check the path"
+                == "error: \(zero): cannot read: more than 64 MiB, far more than any payload or credential; is it the right file? APNs takes a payload of at most 5120 bytes"
         )
         #expect(r.lines == ["\(good): ok (25 bytes of 4096, alert)"])
         let key = try InProcess.apnsctl(["inspect", zero], timeout: 20)

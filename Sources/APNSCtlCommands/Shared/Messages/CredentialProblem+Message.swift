@@ -126,7 +126,9 @@ extension CredentialProblem {
                 FileSystem.namesStandardInput(p)
                 ? "a key read from standard input has no file name to carry one"
                 : "the file name \(FileSystem.baseName(p)) does not carry one"
-            return "--key-id: missing, and \(name) (AuthKey_<KEYID>.p8); \(keyIDAdvice) with the 10-character key id"
+            // Named by the advice, not by `--key-id`: a key from a profile or a variable takes its id there, and the
+            // flag is then refused.
+            return "no key id: \(name) (AuthKey_<KEYID>.p8); \(keyIDAdvice) with the 10-character key id"
         case .invalidKeyID(let v):
             return
                 "--key-id: '\(v)' is not a key id; it must be 10 characters A-Z and 0-9, as shown in the Apple Developer portal"

@@ -2,7 +2,7 @@ import APNSCore
 
 /// The parser's `error: Unexpected argument 'X'` where the slip is a common one, with what to type instead: a
 /// device token after send's payload (the `-d` forgotten), `mock start` (the mock starts as `apnsctl mock`), and
-/// `history rm` or `history replay` (`history clear`, `send --replay`).
+/// `history rm` or `history replay` (`history clear`, `send --replay`), `config edit` (the user's editor).
 enum UnexpectedArgumentAdvice {
     static func correcting(_ line: String, arguments: [String]) -> String {
         let command = arguments.prefix { !$0.hasPrefix("-") }.prefix(2)
@@ -29,6 +29,14 @@ enum UnexpectedArgumentAdvice {
         // The token as parsed (`<a1b2 …>` as Xcode prints it would paste as a redirection and split on its blanks).
         if command.first == "send", word.count >= 64, let token = try? DeviceToken(parsing: word) {
             return line + ". A device token goes with -d: -d \(token.hex)"
+        }
+        // `config edit`, as git and others have: the file is the user's to open; config path names it.
+        if command.first == "config", command.count == 2, word == command[1],
+            ["edit", "open", "vi", "vim", "nano", "emacs"].contains(word.lowercased())
+        {
+            return line
+                + ". apnsctl has no editor of its own: open the file apnsctl config path names in yours, or change "
+                + "one key with apnsctl config set, unset, add-device or remove-device"
         }
         if Array(command) == ["mock", "start"], word == "start" {
             return line
