@@ -73,6 +73,10 @@ extension APNSCtl.Config {
                         "\(JSONWriter.quoted(name)) is a setting, not a profile: config show takes a profile and lists "
                             + "every setting, \(name) among them (apnsctl config show | grep \(ShellWord.of(name)))")
                 }
+                // `config show dve`: the argument typed, not a --profile that was not.
+                if profile != nil, profileOption == nil, e.message.hasPrefix("--profile") {
+                    throw CLIError.usage("profile" + e.message.dropFirst("--profile".count))
+                }
                 throw CLIError(e)
             }
             // The port row shows a value send does not use beside an endpoint: said, as send says it.

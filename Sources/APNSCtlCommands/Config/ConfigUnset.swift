@@ -1,3 +1,4 @@
+import APNSCore
 import APNSSettings
 import ArgumentParser
 
@@ -19,6 +20,14 @@ extension APNSCtl.Config {
         @OptionGroup var target: ConfigKeyOptions
 
         func run(in world: CommandWorld) throws {
+            // A table of device names, not a key's line: removing its header would leave its names to the table
+            // above it (and the reload blamed a line of another profile).
+            if target.key == "devices" {
+                let profile = target.profile.map { " --profile \(ShellWord.of($0))" } ?? ""
+                throw CLIError.usage(
+                    "devices is a table of device names, not a key; remove each name with apnsctl config "
+                        + "remove-device NAME\(profile) (apnsctl config list shows them)")
+            }
             var edit = try SettingsFileEdit(options: target.file, world: world, repairing: true)
             let table: [String]
             // An unknown key is refused unless the file has it: removing it is how a typo in the file is mended.

@@ -346,7 +346,10 @@ import Testing
         #expect(variable.stderr == "error: APNSCTL_PRIORITY=7: must be 10, 5 or 1\n")
         let unknown = try home.run(["config", "show", "q"])
         #expect(unknown.status == 64)
-        #expect(unknown.stderr == "error: --profile q: unknown profile; did you mean \"p\"?\n")
+        // Named as typed, an argument, not a --profile that was not given.
+        #expect(unknown.stderr == "error: profile q: unknown profile; did you mean \"p\"?\n")
+        let flag = try home.run(["config", "show", "-p", "q"])
+        #expect(flag.stderr == "error: --profile q: unknown profile; did you mean \"p\"?\n")
         let forWhat = try home.run(["config", "show", "--for", "inspect"])
         #expect(forWhat.status == 64)
     }

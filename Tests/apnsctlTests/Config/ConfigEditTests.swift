@@ -59,6 +59,22 @@ import Testing
         #expect(try mode(home.configFile) == 0o600)
     }
 
+    /// `config unset devices` is no key's line to remove: it names the command that removes a device name, and the
+    /// file is left as it is.
+    @Test func unsetDevicesNamesRemoveDevice() throws {
+        let home = try Home()
+        let original =
+            "[profiles.dev]\ntopic = \"x\"\n\n[profiles.prod]\ntopic = \"y\"\n\n[profiles.dev.devices]\nmy-iphone = \"\(Self.token1)\"\n"
+        try home.write(original)
+        let r = try home.run(["config", "unset", "--profile", "dev", "devices"])
+        #expect(r.status == 64)
+        #expect(
+            r.stderr
+                == "error: devices is a table of device names, not a key; remove each name with apnsctl config remove-device NAME --profile dev (apnsctl config list shows them)\n"
+        )
+        #expect(try text(home) == original)
+    }
+
     /// A port is for Apple's hosts only (443 or 2197; an endpoint carries its own): `config set` and `config init`
     /// wrote 8080, which every later send refused. Refused, nothing written.
     @Test func aPortAppleDoesNotListenOnIsNotWritten() throws {
