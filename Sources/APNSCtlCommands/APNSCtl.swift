@@ -233,7 +233,7 @@ public struct APNSCtl: ParsableCommand {
             else { return line }
             guard let advice = DashValueAdvice.positionalAdvice(word, arguments: arguments) else { return line }
             // `config set timeout -5`: the value read and refused, not a command line to mend.
-            if !advice.contains("starting with - read") { positionalRefusal = true }
+            if DashValueAdvice.isRefusal(advice) { positionalRefusal = true }
             return advice
         }
         .map { DashValueAdvice.correcting($0, arguments: arguments, reparse: firstParseError, isCommandFlag: isFlag) }

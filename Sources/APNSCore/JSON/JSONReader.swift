@@ -162,12 +162,8 @@ struct JSONParser {
             throw fail(
                 at: 0, "UTF-32 text, not UTF-8, which APNs takes; save it as UTF-8 (iconv -f UTF-32 -t UTF-8)")
         }
-        // UTF-16 (its byte order mark, or a NUL beside each of the first two characters): APNs takes UTF-8.
-        if bytes.count >= 4,
-            bytes[0] == 0xFF && bytes[1] == 0xFE || bytes[0] == 0xFE && bytes[1] == 0xFF
-                || (bytes[0] == 0 && bytes[2] == 0 && bytes[1] != 0 && bytes[3] != 0)
-                || (bytes[1] == 0 && bytes[3] == 0 && bytes[0] != 0 && bytes[2] != 0)
-        {
+        // UTF-16: APNs takes UTF-8.
+        if UTF16Text.starts(bytes) {
             throw fail(
                 at: 0,
                 "UTF-16 text (as Windows PowerShell's > writes it), not UTF-8, which APNs takes; save it as UTF-8 (iconv -f UTF-16 -t UTF-8, or Out-File -Encoding utf8)"

@@ -184,8 +184,7 @@ extension APNSCtl.Send {
                         + "give each device with -d (-d \(ShellWord.of(payload)))")
             }
             if error.isOverReadLimit {
-                throw CLIError.inputMissing(
-                    error.message + "; is it the right file? APNs takes a payload of at most 5120 bytes")
+                throw CLIError.inputMissing(error.message + "; " + Payload.overReadLimitAdvice)
             }
             throw CLIError.inputMissing(
                 error.message + "; "

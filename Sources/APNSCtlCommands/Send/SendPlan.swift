@@ -215,14 +215,12 @@ extension APNSCtl.Send {
             // Only the request's settings are wrong (a topic without its suffix): the payload itself is fine.
             throw CLIError.payloadInvalid("nothing was sent: fix \(flagged.joined(separator: " and ")) as said above")
         }
-        if report.hasErrors && loaded.isBuiltFromFlags {
-            throw CLIError.payloadInvalid(
-                "\(loaded.name) is invalid (\(report.errors.count) error\(report.errors.count == 1 ? "" : "s") above); nothing was sent"
-            )
-        }
         if report.hasErrors {
+            // A file is named, then "the payload"; the flags' payload is named as "the payload built from …".
+            let invalid =
+                loaded.isBuiltFromFlags ? "\(loaded.name) is invalid" : "\(loaded.name): the payload is invalid"
             throw CLIError.payloadInvalid(
-                "\(loaded.name): the payload is invalid (\(report.errors.count) error\(report.errors.count == 1 ? "" : "s") above); nothing was sent"
+                "\(invalid) (\(report.errors.count) error\(report.errors.count == 1 ? "" : "s") above); nothing was sent"
             )
         }
         let minified = minifiedCount == nil ? nil : loaded.payload.minified()

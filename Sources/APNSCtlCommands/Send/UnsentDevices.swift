@@ -133,10 +133,14 @@ final class UnsentDevices {
     /// commented out); nil when it cannot be read.
     static func devicesListed(in path: String) -> Int? {
         guard let lines = lines(of: path) else { return nil }
-        let plain = lines.filter { line in
+        return deviceLines(lines).count + unknownEntries(in: lines).count / 2
+    }
+
+    /// The lines of a list that name a device: neither a comment nor blank.
+    private static func deviceLines(_ lines: [String]) -> [String] {
+        lines.filter { line in
             !line.hasPrefix("#") && line.unicodeScalars.contains { $0 != " " && $0 != "\t" && $0 != "\r" }
         }
-        return plain.count + unknownEntries(in: lines).count / 2
     }
 
     /// Whether this run sends every device the `--unsent` list at `path` holds (`send --replay N --unsent FILE`, or
@@ -148,10 +152,7 @@ final class UnsentDevices {
         let named = Dictionary(devices.names.map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         let entries = unknownEntries(in: lines)
         let commented = stride(from: 1, to: entries.count, by: 2).map { String(entries[$0].dropFirst(2)) }
-        let plain = lines.filter { line in
-            !line.hasPrefix("#") && line.unicodeScalars.contains { $0 != " " && $0 != "\t" && $0 != "\r" }
-        }
-        return (plain + commented).allSatisfy { line in
+        return (deviceLines(lines) + commented).allSatisfy { line in
             let trimmed = line.trimmingBlanks()
             if let token = try? DeviceToken(parsing: trimmed) { return tokens.contains(token.hex) }
             return named[trimmed].map(tokens.contains) ?? false

@@ -49,7 +49,7 @@ final class ValidateOutput {
         // (A `~` no shell expanded, quotes or blanks around the path have their own advice in the message.)
         let advice =
             failure.isOverReadLimit
-            ? "; is it the right file? APNs takes a payload of at most 5120 bytes"
+            ? "; " + Payload.overReadLimitAdvice
             : path == "-" || !FileSystem.missingPathHint(path).isEmpty
                 ? ""
                 : inline

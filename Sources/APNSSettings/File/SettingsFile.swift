@@ -140,8 +140,7 @@ public struct SettingsFile: Sendable, Equatable {
                     // A switch of the wrong type, not an unknown key: deleting the line would turn the history on.
                     throw .usage(
                         "\(at): history = \(RawSetting.tomlText(valueNode.value).escapingControls()): expected true or "
-                            + "false, found \(valueNode.value.typeName)",
-                        mend: nil)
+                            + "false, found \(valueNode.value.typeName)")
                 }
                 values.append((Setting.of(.noHistory).name, TOMLNode(.boolean(!on), at: valueNode.position)))
                 continue

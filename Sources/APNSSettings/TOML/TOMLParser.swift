@@ -1,3 +1,5 @@
+import APNSCore
+
 /// A TOML 1.0 reader that keeps the line and column of every key, which the settings need for messages
 /// and origins (`config.toml:7`) and which the TOML libraries available to the build do not expose. It reads
 /// bytes, never traps on input, and stops at the first problem with its position. Nesting is bounded so a
@@ -62,13 +64,8 @@ public struct TOMLParser {
                 "the file starts with a byte-order mark; save it as UTF-8 without BOM",
                 at: TOMLPosition(line: 1, column: 1))
         }
-        // UTF-16 (its byte-order mark, or a NUL beside each of the first two characters): an editor's or
-        // PowerShell's save, which reads as binary here.
-        if bytes.count >= 4,
-            bytes[0] == 0xFF && bytes[1] == 0xFE || bytes[0] == 0xFE && bytes[1] == 0xFF
-                || (bytes[0] == 0 && bytes[2] == 0 && bytes[1] != 0 && bytes[3] != 0)
-                || (bytes[1] == 0 && bytes[3] == 0 && bytes[0] != 0 && bytes[2] != 0)
-        {
+        // An editor's or PowerShell's UTF-16 save, which would read as binary here.
+        if UTF16Text.starts(bytes) {
             throw TOMLSyntaxError(
                 "UTF-16 text (as Windows PowerShell's > writes it), not UTF-8, which TOML must be; save it as "
                     + "UTF-8 (iconv -f UTF-16 -t UTF-8, or Out-File -Encoding utf8)",

@@ -13,4 +13,9 @@ extension Payload {
         let bytes = try FileSystem.read(path, standardInput: standardInput, interrupt: interrupt)
         return Payload(bytes: bytes, isAPNSFile: isAPNSPath(path))
     }
+
+    /// What to say of a file refused for its size (`FileSystem.Failure.isOverReadLimit`): it exists, so the
+    /// question is whether it is the payload at all. The largest limit of any push type, VoIP's, is the one named.
+    static let overReadLimitAdvice =
+        "is it the right file? APNs takes a payload of at most \(SizeLimit.voip) bytes"
 }
