@@ -15,14 +15,19 @@ public enum FileSystem {
     public enum Failure: Error, Equatable, Sendable {
         case missing(path: String)
         case unreadable(path: String, reason: String)
-
-        /// How a file larger than a read's limit ends its reason.
-        static let overLimitReason = "far more than any payload or credential"
+        /// More bytes than the read's `limit`: a file that exists, so no path to check but a file to choose. A
+        /// payload this large is over every size limit (exit 65); any other input is unreadable (66).
+        case tooLarge(path: String, limit: Int)
 
         /// A file that exists and was refused for its size: no path to check, a file to choose.
         public var isOverReadLimit: Bool {
-            if case .unreadable(_, let reason) = self { return reason.hasSuffix(Self.overLimitReason) }
+            if case .tooLarge = self { return true }
             return false
+        }
+
+        /// Why a file over a read's `limit` was not read.
+        public static func overLimitReason(_ limit: Int) -> String {
+            "more than \(limit >> 20 > 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"), far more than any payload or credential"
         }
         case isDirectory(path: String)
         case exists(path: String)
@@ -40,6 +45,7 @@ public enum FileSystem {
             switch self {
             case .missing: return .missing(path: label)
             case .unreadable(_, let r): return .unreadable(path: label, reason: r)
+            case .tooLarge(_, let limit): return .tooLarge(path: label, limit: limit)
             case .isDirectory: return .isDirectory(path: label)
             case .exists: return .exists(path: label)
             case .cannotCreate(_, let r): return .cannotCreate(path: label, reason: r)
@@ -56,6 +62,8 @@ public enum FileSystem {
                 return
                     "\(VariableEcho.shownPath(p)): no such file\(FileSystem.missingPathHint(p))"
             case .unreadable(let p, let r): return "\(VariableEcho.shownPath(p)): cannot read: \(r)"
+            case .tooLarge(let p, let limit):
+                return "\(VariableEcho.shownPath(p)): cannot read: \(Self.overLimitReason(limit))"
             case .isDirectory(let p): return "\(VariableEcho.shownPath(p)): is a directory, not a file"
             case .exists(let p): return "\(p): already exists"
             case .cannotCreate(let p, let r): return "\(p): cannot create: \(r)"
@@ -250,12 +258,7 @@ public enum FileSystem {
             toLineEnd: toLineEnd)
         if readError == interruptedRead { throw .interrupted(path: path) }
         if let readError { throw .unreadable(path: path, reason: errnoText(readError)) }
-        guard bytes.count <= limit else {
-            throw .unreadable(
-                path: path,
-                reason: "more than \(limit >> 20 > 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"), "
-                    + Failure.overLimitReason)
-        }
+        guard bytes.count <= limit else { throw .tooLarge(path: path, limit: limit) }
         return bytes
     }
 

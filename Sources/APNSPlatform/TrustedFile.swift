@@ -36,6 +36,9 @@ public enum TrustedFile {
         case tooLarge(path: String, limit: Int)
         /// Refused because it is not ours: `reason` says whose it is and why, `fix` what to run (if anything).
         case untrusted(path: String, reason: String, fix: String?)
+        /// A directory, FIFO or device where a file belongs (`reason` says which): a path to correct, whoever
+        /// owns it.
+        case notAFile(path: String, reason: String)
     }
 
     /// Links followed at most, one after another.
@@ -69,9 +72,8 @@ public enum TrustedFile {
             case S_IFREG:
                 return try place.readFile(me: me, limit: limit)
             default:
-                throw .untrusted(
-                    path: path, reason: "\(place.subject) \(FileOwnership.kindName(st.st_mode)), not a regular file",
-                    fix: nil)
+                throw .notAFile(
+                    path: path, reason: "\(place.subject) \(FileOwnership.kindName(st.st_mode)), not a regular file")
             }
         }
         throw .untrusted(path: path, reason: "leads through more than \(maximumLinks) symbolic links", fix: nil)
@@ -94,11 +96,10 @@ public enum TrustedFile {
             let folder = PrivateDirectory.parentPath(of: String(trimmed))
             name = FileSystem.baseName(String(trimmed))
             if name == "." || name == ".." || name == "/" || trimmed.hasSuffix("/") {
-                throw .untrusted(
+                throw .notAFile(
                     path: path,
                     reason:
-                        "\(current == path ? "is" : "leads to \(current), which is") a directory, not a regular file",
-                    fix: nil)
+                        "\(current == path ? "is" : "leads to \(current), which is") a directory, not a regular file")
             }
             let opened = SystemCall.openPath(folder, CPlatform_lookupOnlyFlags() | O_DIRECTORY | O_CLOEXEC)
             if opened < 0 {
@@ -166,7 +167,7 @@ public enum TrustedFile {
                 case .missing: throw .missing(path: path)
                 case .failed(let e): throw .unreadable(path: path, reason: FileSystem.errnoText(e))
                 case .notRegular(let kind):
-                    throw .untrusted(path: path, reason: "\(subject) \(kind), not a regular file", fix: nil)
+                    throw .notAFile(path: path, reason: "\(subject) \(kind), not a regular file")
                 case .owner(let uid):
                     throw .untrusted(
                         path: path, reason: "\(subject) owned by \(FileOwnership.ownerName(uid)), not by you or root",

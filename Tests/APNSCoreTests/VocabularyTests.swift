@@ -22,6 +22,16 @@ import Testing
     @Test(arguments: ["", "k", "-1", "0", "4x", "1.5k"])
     func sizeLimitRejects(text: String) { #expect(SizeLimit.parse(text) == nil) }
 
+    /// Why a limit is refused: its form, zero, or past what is read of a payload (64 MiB), Int's range included.
+    @Test func sizeLimitRefusalsAreTold() {
+        #expect(SizeLimit.reading("1e3") == .failure(.notACount))
+        #expect(SizeLimit.reading("0k") == .failure(.zero))
+        #expect(SizeLimit.reading("65536k") == .success(64 << 20))
+        #expect(SizeLimit.reading("65537k") == .failure(.overLargest))
+        #expect(SizeLimit.reading("67108865") == .failure(.overLargest))
+        #expect(SizeLimit.reading("99999999999999999999") == .failure(.overLargest))
+    }
+
     @Test func deviceTokenNormalises() throws {
         let t = try DeviceToken(parsing: " <3F2A1B0C 9D8E7F6A> ")
         #expect(t.hex == "3f2a1b0c9d8e7f6a")

@@ -94,16 +94,16 @@ import Testing
         }
         try FileSystem.makeDirectory(scratch.file("folder"))
         #expect(
-            throws: TrustedFile.Failure.untrusted(
-                path: scratch.file("folder"), reason: "is a directory, not a regular file", fix: nil)
+            throws: TrustedFile.Failure.notAFile(
+                path: scratch.file("folder"), reason: "is a directory, not a regular file")
         ) {
             try TrustedFile.read(scratch.file("folder"), limit: 100)
         }
         #expect(mkfifo(scratch.file("fifo"), 0o600) == 0)
         // No writer: a blocking open would hang here.
         #expect(
-            throws: TrustedFile.Failure.untrusted(
-                path: scratch.file("fifo"), reason: "is a FIFO, not a regular file", fix: nil)
+            throws: TrustedFile.Failure.notAFile(
+                path: scratch.file("fifo"), reason: "is a FIFO, not a regular file")
         ) {
             try TrustedFile.read(scratch.file("fifo"), limit: 100)
         }

@@ -5,8 +5,21 @@ public enum SizeLimit {
     /// HTTP/2 API, VoIP.
     public static let voip = 5120
 
-    /// Parses `256`, `2k`, `4k`, `5k`, `4096` (case-insensitive `k` = 1024). Nil when not a positive count.
-    public static func parse(_ text: String) -> Int? {
+    /// The largest limit that means anything: no payload file or input larger is read.
+    public static let largest = 64 << 20
+
+    /// Why a `--size-limit` text is no limit.
+    public enum Refusal: Error, Equatable, Sendable {
+        /// Not digits with an optional `k`/`kb` (`abc`, `1e3`, `-5`, `1.5k`).
+        case notACount
+        /// `0` (or `0k`): no payload fits.
+        case zero
+        /// More bytes than `largest`.
+        case overLargest
+    }
+
+    /// Reads `256`, `2k`, `4k`, `5k`, `4096` (case-insensitive `k` or `kb` = 1024), from 1 to `largest` bytes.
+    public static func reading(_ text: String) -> Result<Int, Refusal> {
         var body = Substring(text.lowercased())
         var factor = 1
         if body.hasSuffix("kb") {
@@ -16,9 +29,12 @@ public enum SizeLimit {
             body = body.dropLast()
             factor = 1024
         }
-        guard !body.isEmpty, body.allSatisfy({ $0.isASCII && $0.isNumber }),
-            let n = Int(body), n > 0, n <= 1 << 24
-        else { return nil }
-        return n * factor
+        guard !body.isEmpty, body.allSatisfy({ $0.isASCII && $0.isNumber }) else { return .failure(.notACount) }
+        // Digits past Int are past `largest` too.
+        guard let n = Int(body), n <= largest / factor else { return .failure(.overLargest) }
+        return n == 0 ? .failure(.zero) : .success(n * factor)
     }
+
+    /// `reading`'s bytes; nil when the text is no limit.
+    public static func parse(_ text: String) -> Int? { try? reading(text).get() }
 }

@@ -87,6 +87,8 @@ public enum CredentialProblem: Error, Equatable, Sendable {
         case .missing(let p): self = .fileMissing(path: p)
         case .unreadable(let p, let r): self = .fileUnreadable(path: p, reason: r)
         case .isDirectory(let p): self = .fileUnreadable(path: p, reason: "is a directory, not a file")
+        case .tooLarge(let p, let limit):
+            self = .fileUnreadable(path: p, reason: FileSystem.Failure.overLimitReason(limit))
         case .exists(let p), .cannotCreate(let p, _), .notARegularFile(let p, _), .writeFailed(let p, _),
             .interrupted(let p):
             self = .fileUnreadable(path: p, reason: failure.message)

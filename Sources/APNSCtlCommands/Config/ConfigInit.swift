@@ -78,6 +78,12 @@ extension APNSCtl.Config {
                     name = v
                     continue
                 }
+                // A device is no setting of a profile: it has its own table and command.
+                if ["-d", "--device", "--devices"].contains(flagName) {
+                    throw CLIError.usage(
+                        "\(flagName): config init writes settings, and a device is not one; after it, "
+                            + "apnsctl config add-device NAME TOKEN names a device for send -d NAME")
+                }
                 guard flagName.hasPrefix("--") else {
                     throw CLIError.usage(
                         "\(JSONWriter.quoted(flag)): config init takes setting flags as --name value (--topic com.example.app)"

@@ -17,7 +17,9 @@ enum HistoryAccess {
     static func entry(_ reference: String, in world: CommandWorld) throws(CLIError) -> HistoryEntry {
         let text = reference.hasPrefix("#") ? String(reference.dropFirst()) : reference
         let wanted = text.lowercased() == "last" ? nil : Int64(text)
-        if text.lowercased() != "last" && wanted == nil {
+        // A number past any entry's: not a slip of the word, an entry that does not exist.
+        let beyondEveryEntry = wanted == nil && !text.isEmpty && text.allSatisfy({ $0.isASCII && $0.isNumber })
+        if text.lowercased() != "last" && wanted == nil && !beyondEveryEntry {
             let near = Suggestion.closest(to: text, among: ["last"]).map { "did you mean \($0)? Else " } ?? ""
             throw .usage(
                 "\(JSONWriter.quoted(reference)): not a history entry; \(near)give its number (apnsctl history lists them) or last"
@@ -31,11 +33,18 @@ enum HistoryAccess {
         }
         guard let store = try open(in: world) else { throw noFolder(in: world).map { .usage($0) } ?? nothingRecorded }
         do {
-            guard let id = try wanted ?? store.newestID() else { throw nothingRecorded }
-            if let entry = try store.entry(id) { return entry }
+            let id: Int64?
+            if beyondEveryEntry {
+                id = nil
+            } else {
+                guard let chosen = try wanted ?? store.newestID() else { throw nothingRecorded }
+                if let entry = try store.entry(chosen) { return entry }
+                id = chosen
+            }
             let newest = try store.entries(HistoryQuery(limit: 3)).map { "#\($0.id)" }
             let hint = newest.isEmpty ? "the history is empty" : "the newest are " + newest.joined(separator: ", ")
-            throw CLIError.usage("history entry #\(id) does not exist (\(hint)); apnsctl history lists them")
+            throw CLIError.usage(
+                "history entry #\(id.map(String.init) ?? text) does not exist (\(hint)); apnsctl history lists them")
         } catch let problem as HistoryProblem {
             throw cliError(problem)
         } catch let error as CLIError {

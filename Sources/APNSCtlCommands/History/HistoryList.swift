@@ -37,7 +37,9 @@ extension APNSCtl.History {
                 valueName: "when"))
         var since: String?
 
-        @Option(name: .customLong("limit"), help: ArgumentHelp("At most this many entries.", valueName: "n"))
+        @Option(
+            name: .customLong("limit"), help: ArgumentHelp("At most this many entries.", valueName: "n"),
+            transform: List.limit)
         var limit: Int?
 
         @Option(
@@ -49,17 +51,26 @@ extension APNSCtl.History {
         /// Where `--device NAME` finds the tokens a name stands for.
         @OptionGroup var settingsFile: ConfigFileOptions
 
-        /// What is wrong with `--limit N`, nil when nothing is (a number from 1).
-        static func limitProblem(_ limit: Int?) -> String? {
-            guard let limit else { return "--limit: give a whole number from 1" }
-            return limit < 1 ? "--limit \(limit): give a number from 1" : nil
+        /// What is wrong with `--limit N`, nil when nothing is: a whole number from 1, in decimal. A number past
+        /// the largest count is no problem (every entry is listed).
+        static func limitProblem(_ text: String) -> String? {
+            let shown = ShellWord.of(text.escapingControlsForOutput())
+            if let limit = Int(text) { return limit < 1 ? "--limit \(shown): give a number from 1" : nil }
+            if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) { return nil }
+            return "--limit \(shown): give a whole number from 1, in decimal, such as 10"
+        }
+
+        /// The argument parser's `transform:` for `--limit`: refused with `limitProblem`'s words, not the
+        /// parser's "invalid" line with the usage.
+        @Sendable static func limit(_ text: String) throws -> Int {
+            if let problem = limitProblem(text) { throw SettingsProblem(.usage, problem) }
+            return Int(text) ?? .max
         }
 
         func run(in world: CommandWorld) throws {
             let format = output
             // A settings file named on the command line must be there (CLI.md: 66), used or not.
             if settingsFile.config != nil { _ = try settingsFile.input(for: .send, world: world.settings) }
-            if let limit, let problem = Self.limitProblem(limit) { throw CLIError.usage(problem) }
             let query = HistoryQuery(
                 device: try device.map { try HistoryTime.deviceFilter($0, in: world) },
                 namedTokens: device.map { HistoryTime.tokens(named: $0, settings: settingsFile, in: world) } ?? [],

@@ -183,8 +183,9 @@ extension APNSCtl.Send {
                     error.message + "; \(payload.escapingControlsForOutput()) is a device name of the settings file: "
                         + "give each device with -d (-d \(ShellWord.of(payload)))")
             }
+            // Over every push type's size limit: invalid as a payload (65), the file being there to read.
             if error.isOverReadLimit {
-                throw CLIError.inputMissing(error.message + "; " + Payload.overReadLimitAdvice)
+                throw CLIError.payloadInvalid(error.message + "; " + Payload.overReadLimitAdvice)
             }
             throw CLIError.inputMissing(
                 error.message + "; "

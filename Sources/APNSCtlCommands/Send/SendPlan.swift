@@ -256,7 +256,7 @@ extension FileSystem.Failure {
     /// Reading problems (exit 66), as opposed to writing ones.
     var isReadProblem: Bool {
         switch self {
-        case .missing, .unreadable, .isDirectory, .interrupted: return true
+        case .missing, .unreadable, .tooLarge, .isDirectory, .interrupted: return true
         case .exists, .cannotCreate, .notARegularFile, .writeFailed: return false
         }
     }

@@ -102,7 +102,8 @@ extension APNSCtl {
                     }
                     payload = try Payload.load(path: path, standardInput: world.standardInput)
                 } catch {
-                    unreadable += 1
+                    // A file over the read limit is there and read: over every push type's size limit (65).
+                    if error.isOverReadLimit { invalid += 1 } else { unreadable += 1 }
                     renderer.fileError(error, path: path)
                     continue
                 }

@@ -16,6 +16,8 @@ public enum MockReadyFileReader {
                 throw .missing(
                     "-p mock: \(path): more than \(maximumSize) bytes, not the mock.json apnsctl mock writes; restart apnsctl mock"
                 )
+            case .notAFile(_, let reason):
+                throw .missing("-p mock: \(path): \(reason); restart apnsctl mock, which writes it")
             case .untrusted(_, let reason, let fix):
                 throw .missing(
                     "-p mock: \(path): \(reason); mock.json decides where your credentials go, so it is used only "

@@ -24,6 +24,16 @@ public enum SettingsFileReader {
                 throw .missing("\(location.label): cannot read the settings file: \(reason)")
             case .tooLarge(let path, _):
                 throw .usage("\(path): more than \(maximumSize >> 20) MiB; a settings file is a few lines of TOML")
+            case .notAFile(let path, let reason):
+                // Nothing about trust: the path names a folder (or a FIFO, a device), not the file.
+                let example =
+                    FileSystem.isDirectory(path)
+                    ? ", such as \(path.hasSuffix("/") ? path : path + "/")config.toml" : ""
+                throw .usage(
+                    "\(path): \(reason); "
+                        + (location.isExplicit
+                            ? "\(Self.source(location)) names the settings file itself\(example)"
+                            : "apnsctl reads its settings file there; move that aside"))
             case .untrusted(let path, let reason, let fix):
                 throw .usage(
                     "\(path): \(reason); apnsctl reads only a settings file no one else can change, as ssh does"

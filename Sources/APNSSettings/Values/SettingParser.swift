@@ -390,8 +390,15 @@ public enum SettingParser {
             return .expiration(text)
         case .sizeLimit:
             let text = try stringOrInteger()
-            guard let n = SizeLimit.parse(text) else { throw bad("not a byte count; use a number or 256, 2k, 4k, 5k") }
-            return .integer(n)
+            switch SizeLimit.reading(text) {
+            case .success(let n): return .integer(n)
+            case .failure(.notACount): throw bad("not a byte count; use a number or 256, 2k, 4k, 5k")
+            case .failure(.zero): throw bad("no payload fits in 0 bytes; use a number from 1, or 256, 2k, 4k, 5k")
+            case .failure(.overLargest):
+                throw bad(
+                    "more than the \(SizeLimit.largest >> 20) MiB apnsctl reads of a payload; APNs takes at most "
+                        + "\(SizeLimit.voip) bytes (5k, VoIP) and \(SizeLimit.http2) (4k) for the other push types")
+            }
         case .outputFormat:
             let s = try string()
             guard let f = OutputFormat(rawValue: s.lowercased()) else {

@@ -603,6 +603,34 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: home.configFile))
     }
 
+    /// `config init -d TOKEN`: a device is no setting, and its own command is named (not "--name value").
+    @Test func initWithADeviceIsToldAddDevice() throws {
+        let home = try Home()
+        for flag in ["-d", "--device", "--devices"] {
+            let r = try home.run(["config", "init", "--topic", "com.example.app", flag, Self.token1])
+            #expect(r.status == 64)
+            #expect(
+                r.stderr
+                    == "error: \(flag): config init writes settings, and a device is not one; after it, apnsctl config add-device NAME TOKEN names a device for send -d NAME\n"
+            )
+        }
+        #expect(!FileManager.default.fileExists(atPath: home.configFile))
+    }
+
+    /// A new profile's name with a control character (`-p $'dev\n'` from a script) is refused as a device name
+    /// is: it would print as `dev\u{A}` everywhere. A name with blanks inside is written.
+    @Test func aNewProfileNameWithAControlCharacterIsRefused() throws {
+        let home = try Home()
+        let r = try home.run(["config", "set", "-p", "n\nl", "topic", "com.example.app"])
+        #expect(r.status == 64)
+        #expect(
+            r.stderr
+                == "error: profile name \"n\\nl\" has a control character, as a stray line break from a script leaves; name it n-l\n",
+            "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home.configFile))
+        #expect(try home.run(["config", "set", "-p", "my app", "topic", "com.example.app"]).status == 0)
+    }
+
     /// Every refusal: exit 64 (or 73 for init on a file), one error line saying what to do, the file untouched.
     @Test func everyRefusalLeavesTheFileUntouched() throws {
         let home = try Home()

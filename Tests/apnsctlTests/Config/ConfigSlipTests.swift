@@ -241,6 +241,16 @@ import Testing
         }
         let limit = try home.run(["history", "list", "--limit", "-1"])
         #expect(limit.errorLines.first == "error: --limit -1: give a number from 1", "\(limit.stderr)")
+        // Our words for a value that is no whole number, without the parser's usage lines; a count past the
+        // largest lists every entry.
+        for (value, shown) in [("1e1", "1e1"), ("x", "x"), ("1.5", "1.5"), ("", "''")] {
+            let bad = try home.run(["history", "list", "--limit", value])
+            #expect(bad.status == 64)
+            #expect(
+                bad.errorLines == ["error: --limit \(shown): give a whole number from 1, in decimal, such as 10"],
+                "\(bad.stderr)")
+        }
+        #expect(try home.run(["history", "--limit", "99999999999999999999"]).status == 0)
         let show = try home.run(["history", "show", "lats"])
         #expect(show.status == 64)
         #expect(show.stderr.contains("not a history entry; did you mean last?"), "\(show.stderr)")

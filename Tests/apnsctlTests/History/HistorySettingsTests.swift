@@ -109,6 +109,13 @@ import Testing
         let unknown = try home.run(["history", "show", "7"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("#7 does not exist (the newest are #1)"), "\(unknown.stderr)")
+        // A number past every entry's (and past Int64) is one that does not exist, not a word mistyped.
+        let huge = try home.run(["history", "show", "99999999999999999999999"])
+        #expect(huge.status == 64)
+        #expect(
+            huge.errorLines == [
+                "error: history entry #99999999999999999999999 does not exist (the newest are #1); apnsctl history lists them"
+            ], "\(huge.stderr)")
         // "The one before last" as a negative number: numbers start at 1, and last is said.
         for reference in ["-1", "0"] {
             let r = try home.run(["send", "--replay=\(reference)"])

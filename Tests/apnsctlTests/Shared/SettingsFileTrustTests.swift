@@ -174,6 +174,29 @@ import Testing
             "\(r.stderr)")
     }
 
+    /// `--config DIR`: a path to correct, not a file to distrust; the settings file in it is named, and ssh's
+    /// rationale (about who can change a file) is not given.
+    @Test func aFolderGivenAsTheFileNamesTheFileInIt() throws {
+        let base = try TemporaryDirectory(prefix: "folder-settings")
+        #expect(chmod(base.path, 0o700) == 0)
+        // In a folder of the user's own, as ~/.config/apnsctl is (one in /tmp is refused for where it is).
+        let folder = base.file("apnsctl")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let r = try Self.show(folder)
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(
+            r.errorLines == [
+                "error: \(folder): is a directory, not a regular file; --config names the settings file itself, such as \(folder)/config.toml"
+            ], "\(r.stderr)")
+        let variable = try InProcess.apnsctl(
+            ["config", "show", "dev"], environment: ["APNSCTL_CONFIG": folder + "/"])
+        #expect(variable.status == 64, "\(variable.stderr)")
+        #expect(
+            variable.stderr.hasSuffix(
+                "; APNSCTL_CONFIG names the settings file itself, such as \(folder)/config.toml\n"),
+            "\(variable.stderr)")
+    }
+
     /// A FIFO is refused at once (64), never waited on.
     @Test func aFIFOIsRefusedAtOnce() throws {
         let base = try TemporaryDirectory(prefix: "fifo-settings")

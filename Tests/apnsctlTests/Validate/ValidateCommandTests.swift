@@ -76,7 +76,9 @@ import Testing
         #expect(r.stderr.isEmpty)
     }
 
-    /// A file past the read limit exists: the advice asks whether it is the right one, not to check its path.
+    /// A file past the read limit exists: the advice asks whether it is the right one, not to check its path. It
+    /// is over every push type's size limit, so invalid as a payload (65, CLI.md), not unreadable (66); a missing
+    /// file beside it still makes the run 66, and a credential that large is an unreadable input (66).
     @Test func aFileTooLargeToBeAPayloadIsNotAPathToCheck() throws {
         let dir = try TemporaryDirectory()
         let file = try dir.write("huge.json", "")
@@ -84,19 +86,27 @@ import Testing
         try handle.truncate(atOffset: 65 << 20)
         try handle.close()
         let r = try InProcess.apnsctl(["validate", file])
-        #expect(r.status == 66)
+        #expect(r.status == 65)
         #expect(
             r.stderr.contains("is it the right file? APNs takes a payload of at most 5120 bytes")
                 && !r.stderr.contains("check the path"), "\(r.stderr)")
+        let withMissing = try InProcess.apnsctl(["validate", file, dir.file("missing.json")])
+        #expect(withMissing.status == 66, "\(withMissing.stderr)")
         let key = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM, mode: 0o600)
         let sent = try InProcess.apnsctl([
             "send", "--dry-run", "--auth-key", key, "--team-id", "TEAM123456", "--topic", "com.example.app", "-d",
             String(repeating: "ab", count: 32), file,
         ])
-        #expect(sent.status == 66)
+        #expect(sent.status == 65)
         #expect(
             sent.stderr.hasSuffix("is it the right file? APNs takes a payload of at most 5120 bytes\n"),
             "\(sent.stderr)")
+        let asKey = try InProcess.apnsctl([
+            "send", "--dry-run", "--auth-key", file, "--team-id", "TEAM123456", "--key-id", "ABCDE12345", "--topic",
+            "com.example.app", "-d", String(repeating: "ab", count: 32), "--alert", "hi",
+        ])
+        #expect(asKey.status == 66, "\(asKey.stderr)")
+        #expect(asKey.stderr.contains("more than 64 MiB"), "\(asKey.stderr)")
     }
 
     /// send's push type and size limit from variables are not validate's: a CI job that sets them is told the flags
@@ -413,7 +423,14 @@ import Testing
             ["validate", "--size-limit", "4q", "x.json"],
             "error: --size-limit 4q: not a byte count; use a number or 256, 2k, 4k, 5k"
         ),
-        (["validate", "--size-limit", "0", "x.json"], "error: --size-limit 0: not a byte count"),
+        (
+            ["validate", "--size-limit", "0", "x.json"],
+            "error: --size-limit 0: no payload fits in 0 bytes; use a number from 1"
+        ),
+        (
+            ["validate", "--size-limit", "99999999", "x.json"],
+            "error: --size-limit 99999999: more than the 64 MiB apnsctl reads of a payload; APNs takes at most 5120 bytes (5k, VoIP) and 4096 (4k) for the other push types\n"
+        ),
         // After a space, -1 reads as a flag; the advice to write --size-limit=-1 is followed first, and the
         // value is refused as it would be then.
         (["validate", "x.json", "--size-limit", "-1"], "error: --size-limit -1: not a byte count"),
@@ -501,7 +518,7 @@ import Testing
         try #require(mknod(zero, S_IFCHR | 0o600, dev_t((1 << 8) | 5)) == 0, "mknod needs root (the tests run as root)")
         let r = try InProcess.apnsctl(["validate", zero, good], timeout: 20)
         #expect(!r.timedOut)
-        #expect(r.status == 66)
+        #expect(r.status == 65)
         #expect(
             r.errorLines.first
                 == "error: \(zero): cannot read: more than 64 MiB, far more than any payload or credential; is it the right file? APNs takes a payload of at most 5120 bytes"

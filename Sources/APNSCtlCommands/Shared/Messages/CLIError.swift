@@ -95,7 +95,7 @@ enum CLIError: Error {
     /// A file-system failure: reading problems are 66, creating problems 73, a failed write 74.
     init(_ failure: FileSystem.Failure) {
         switch failure {
-        case .missing, .unreadable, .isDirectory: self = .inputMissing(failure.message)
+        case .missing, .unreadable, .tooLarge, .isDirectory: self = .inputMissing(failure.message)
         // A read a signal ended (its caller knows which signal, and says it; this is the fallback).
         case .interrupted: self = .interrupted(signal: ProcessSignals.interrupt, message: failure.message)
         // What a command's own flags can do about it (convert's --force, -o -) is the command's to add.

@@ -98,7 +98,7 @@ enum DashValueAdvice {
         case "--apns-id", "--request-id":
             do { _ = try HeaderValueCheck.canonicalUUID(value, flag: flag) } catch { return error.message }
         case "--limit":
-            return APNSCtl.History.List.limitProblem(Int(value))
+            return APNSCtl.History.List.limitProblem(value)
         case "--since", "--before":
             return HistoryTime.signedDurationProblem(value, flag: flag)
         default: break
