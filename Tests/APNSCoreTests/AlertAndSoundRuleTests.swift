@@ -127,6 +127,16 @@ import Testing
             la("{\"title\":5}").hasError(
                 "aps.alert.title", "title must be a string or an object with loc-key and loc-args, found number 5"))
         #expect(la("{\"body\":\"b\",\"sound\":1}").hasError("aps.alert.sound", "alert.sound must be a string"))
+        // A string, which an ordinary alert may be, is a warning: Apple documents only the object for a Live
+        // Activity (ActivityKit's AlertConfiguration).
+        let string = la("\"Delivered\"")
+        #expect(
+            string.hasWarning(
+                "aps.alert",
+                "a Live Activity's alert is an object with title, body and sound; Apple documents no string form: write the text as {\"title\": …, \"body\": …}"
+            ), "\(string.listing)")
+        #expect(!string.hasErrors)
+        #expect(alert("\"Delivered\"").problems.isEmpty)
     }
 
     @Test func soundNameOrCriticalDictionary() {

@@ -54,6 +54,30 @@ import Testing
         }
     }
 
+    /// iOS names a device "Ada’s iPhone": a name with a blank and an apostrophe mistyped gets the name's advice,
+    /// not "whitespace inside the value, so it is not one token"; a token pasted in groups keeps the token's.
+    @Test func aNameWithBlanksMistypedIsAName() throws {
+        let file = try SettingsFile.parse(
+            Array(
+                "[devices]\n\"Ada’s iPhone\" = \"3f2a000000000000000000000000000000000000000000000000000000009c1d\"\n"
+                    .utf8), path: "/c.toml")
+        let n = DeviceNames(file: file, profile: nil)
+        #expect(try n.resolve("Ada’s iPhone").name == "Ada’s iPhone")
+        do {
+            _ = try n.resolve("Ada’s iPhon")
+            Issue.record("resolved")
+        } catch {
+            #expect(error.message == "unknown device name \"Ada’s iPhon\"; did you mean \"Ada’s iPhone\"?")
+        }
+        do {
+            _ = try n.resolve("Bob's iPad")
+            Issue.record("resolved")
+        } catch {
+            #expect(error.message == "unknown device name \"Bob's iPad\"; the known names are Ada’s iPhone")
+        }
+        #expect(throws: DeviceNames.Problem.token(.innerWhitespace(parts: 2))) { try n.resolve("3f2a1b0c 9d8e7f6a") }
+    }
+
     @Test func aLongTableIsListedByItsFirstNames() throws {
         let lines = (1...25).map { "phone-\($0) = \"\(String(repeating: "ab", count: 32))\"\n" }.joined()
         let file = try SettingsFile.parse(Array(("[devices]\n" + lines).utf8), path: "/c.toml")

@@ -9,6 +9,12 @@ extension PayloadChecker {
                 warning(
                     path, at: value.start,
                     "alert is an empty string, so nothing is shown; give the text to show, or remove alert")
+            } else if pushType == .liveactivity {
+                // Apple documents only the object (ActivityKit's AlertConfiguration: title, body, sound).
+                warning(
+                    path, at: value.start,
+                    "a Live Activity's alert is an object with title, body and sound; Apple documents no string "
+                        + "form: write the text as {\"title\": …, \"body\": …}")
             }
         case .object(let all):
             if all.isEmpty {

@@ -48,14 +48,11 @@ extension APNSCtl.Config {
                 try Self.refuseSecret(target.key, missing: given, given: given, in: world)
             }
             let (text, value): (String, SettingValue)
-            do { (text, value) = try ProfileValueText.text(for: setting, values: values, paths: edit.paths) } catch {
-                // `history` is checked as no-history's value, and named as typed: the other key is its opposite.
-                let noHistory = Setting.of(.noHistory).name + " "
-                if target.key == SettingCatalog.historyKey, error.message.hasPrefix(noHistory) {
-                    throw CLIError.usage(target.key + " " + error.message.dropFirst(noHistory.count))
-                }
-                throw CLIError(error)
-            }
+            // `history` is checked as no-history's value, and named as typed: the other key is its opposite.
+            do {
+                (text, value) = try ProfileValueText.text(
+                    for: setting, key: target.key, values: values, paths: edit.paths)
+            } catch { throw CLIError(error) }
             if let missing = Self.missingFile(value) {
                 try Self.refuseSecret(target.key, missing: missing, given: values.first ?? "", in: world)
             }

@@ -62,8 +62,12 @@ extension APNSCtl.Config {
             world.warnAboutUnreadVariables(command: [target.rawValue] + (target == .channel ? ["create"] : []))
             let resolved: ResolvedSettings
             do {
+                // `config show dve`: the argument typed is named, not a --profile that was not.
                 resolved = try SettingsResolver.resolve(
-                    try file.input(for: target, profile: profileOption ?? profile, world: world.settings))
+                    try file.input(
+                        for: target, profile: profileOption ?? profile,
+                        profileLabel: profileOption == nil && profile != nil ? "profile" : "--profile",
+                        world: world.settings))
             } catch let e as SettingsProblem {
                 // `config show topic`, as `git config get` reads one key: a setting's name where a profile goes.
                 if let name = profile, profileOption == nil, SettingCatalog.setting(name) != nil,
@@ -72,10 +76,6 @@ extension APNSCtl.Config {
                     throw CLIError.usage(
                         "\(JSONWriter.quoted(name)) is a setting, not a profile: config show takes a profile and lists "
                             + "every setting, \(name) among them (apnsctl config show | grep \(ShellWord.of(name)))")
-                }
-                // `config show dve`: the argument typed, not a --profile that was not.
-                if profile != nil, profileOption == nil, e.message.hasPrefix("--profile") {
-                    throw CLIError.usage("profile" + e.message.dropFirst("--profile".count))
                 }
                 throw CLIError(e)
             }

@@ -6,21 +6,23 @@ import APNSCore
 /// as the same value (a number bare where the setting takes one, a boolean as `true`/`false`, text quoted).
 public enum ProfileValueText {
     /// The TOML text for `values` of `setting` (several only for a repeatable setting: an array), and the
-    /// value a load would read from it (a path expanded against `paths`).
-    public static func text(for setting: Setting, values: [String], paths: SettingParser.Paths)
-        throws(SettingsProblem) -> (text: String, value: SettingValue)
-    {
+    /// value a load would read from it (a path expanded against `paths`). Messages name `key`, the key as the
+    /// user typed it (`history`, which is read as `no-history`'s opposite), else the setting's own name.
+    public static func text(
+        for setting: Setting, key: String? = nil, values: [String], paths: SettingParser.Paths
+    ) throws(SettingsProblem) -> (text: String, value: SettingValue) {
+        let name = key ?? setting.name
         if values.count != 1 && !(setting.isRepeatable && values.count > 1) {
             throw .usage(
                 values.isEmpty
-                    ? "\(setting.name): no value; give one (apnsctl config set \(setting.name) VALUE)"
-                    : "\(setting.name) takes one value, \(values.count) given; quote a value holding spaces")
+                    ? "\(name): no value; give one (apnsctl config set \(name) VALUE)"
+                    : "\(name) takes one value, \(values.count) given; quote a value holding spaces")
         }
         // A `~` a settings file cannot expand: refused, as every command reading the profile would refuse it.
         if [.path, .credential].contains(setting.kind),
             let problem = values.lazy.compactMap({ SettingParser.tildeProblem($0, paths: paths) }).first
         {
-            throw .usage("\(setting.name): \(problem); nothing was written")
+            throw .usage("\(name): \(problem); nothing was written")
         }
         let commands = [SettingCommand.send, .channel, .doctor, .jwt].filter { setting.commands.contains($0) }
         // The flag's own check first, so a bad value reads as it would on the command line.
@@ -30,7 +32,7 @@ public enum ProfileValueText {
             for command in commands {
                 do {
                     _ = try SettingParser.parse(
-                        .argument(value), for: setting, command: command, origin: .flag(setting.name), paths: paths)
+                        .argument(value), for: setting, command: command, origin: .flag(name), paths: paths)
                     accepted = true
                     break
                 } catch {
@@ -43,7 +45,7 @@ public enum ProfileValueText {
         // A load refuses a proxy password in the file: so is writing one.
         if setting.kind == .proxy, let url = values.first(where: { (try? ProxyServer(url: $0))?.hasPassword == true }) {
             throw .usage(
-                SettingParser.proxyPasswordRefusal("\(setting.name) \(URLPassword.masked(url))")
+                SettingParser.proxyPasswordRefusal("\(name) \(URLPassword.masked(url))")
                     + "; nothing was written")
         }
         // A port is read only for Apple's hosts (an endpoint carries its own): any other one saved in a profile is
@@ -62,7 +64,7 @@ public enum ProfileValueText {
             for command in commands {
                 do {
                     let value = try SettingParser.parse(
-                        .toml(toml), for: setting, command: command, origin: .flag(setting.name), paths: paths)
+                        .toml(toml), for: setting, command: command, origin: .flag(name), paths: paths)
                     return (candidate, value)
                 } catch {
                     if togetherProblem == nil && values.count > 1 { togetherProblem = error }
@@ -70,7 +72,7 @@ public enum ProfileValueText {
             }
         }
         if let togetherProblem { throw togetherProblem }
-        throw .usage("\(setting.name): the value cannot be written as TOML this setting reads; edit the file by hand")
+        throw .usage("\(name): the value cannot be written as TOML this setting reads; edit the file by hand")
     }
 
     /// `text` (written for `values`) as messages show it: a URL's password as `***` (CLI.md), so `config set proxy

@@ -144,20 +144,29 @@ public struct DeviceNames: Sendable, Equatable {
         let trimmed = text.trimmingBlanks()
         if let entry = entries[trimmed] { return Device(token: try Self.token(of: entry), name: entry.name) }
         do { return Device(token: try DeviceToken(parsing: text), name: nil) } catch {
-            // A value that could be a name (no hex-only text, no token shapes) gets the name's advice.
-            if case .notHex = error, Self.looksLikeName(trimmed) {
-                throw .unknownName(trimmed, known: names)
+            // A value that could be a name (no hex-only text, no token shapes) gets the name's advice: with a blank
+            // inside too, as iOS names devices ("Ada’s iPhone").
+            switch error {
+            case .notHex, .innerWhitespace:
+                if Self.looksLikeName(trimmed) { throw .unknownName(trimmed, known: names) }
+            default: break
             }
             throw .token(error)
         }
     }
 
-    /// Letters, digits, `-`, `_`, `.`: a plausible name rather than a mangled token.
+    /// Letters, digits, `-`, `_`, `.`, apostrophes and blanks inside (`Ada’s iPhone`, as iOS names a device): a
+    /// plausible name rather than a mangled token. With a blank, a letter no hex digit is must be there too, so
+    /// a token pasted in groups (`3f2a 9c1d`) keeps its own advice.
     static func looksLikeName(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= 64 && !DeviceToken.isNearlyHex(text)
-            && text.unicodeScalars.allSatisfy {
-                ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == ".")
-                    && $0.value > 0x20
-            }
+        let allowed: (Unicode.Scalar) -> Bool = {
+            $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.'’ ".unicodeScalars.contains($0)
+        }
+        let wordLetter: (Unicode.Scalar) -> Bool = {
+            $0.properties.isAlphabetic && !("a"..."f").contains($0) && !("A"..."F").contains($0)
+        }
+        return !text.isEmpty && text.utf8.count <= 64 && !DeviceToken.isNearlyHex(text)
+            && text.unicodeScalars.allSatisfy(allowed)
+            && (!text.contains(" ") || text.unicodeScalars.contains(where: wordLetter))
     }
 }

@@ -13,6 +13,9 @@ public struct SettingFlags: Sendable, Equatable {
     }
 
     public var profile: String?
+    /// What messages call `profile`: the flag, or `profile` where the command takes it as an argument
+    /// (`config show dve`).
+    public var profileLabel = "--profile"
     public var config: String?
     private var values: [String: Given] = [:]
 

@@ -251,7 +251,8 @@ public enum SettingsResolver {
         if let p = input.flags.profile {
             // `-p "$PROFILE"` with the variable unset: no name, not a profile called "".
             if p.trimmingBlanks().isEmpty {
-                throw .usage("--profile: empty name; give a profile's name, or leave -p out for the default")
+                throw .usage(
+                    "\(input.flags.profileLabel): empty name; give a profile's name, or leave -p out for the default")
             }
             chosen = Sourced(p, from: .flag("--profile"))
         } else if let p = SettingsWorld.profileVariable(in: input.variables) {
@@ -272,7 +273,7 @@ public enum SettingsResolver {
         }
         let label: String
         switch chosen.origin {
-        case .flag: label = "--profile \(chosen.value.escapingControls())"
+        case .flag: label = "\(input.flags.profileLabel) \(chosen.value.escapingControls())"
         case .variable(let v):
             label =
                 VariableEcho.mayEcho(chosen.value)

@@ -200,7 +200,7 @@ import Testing
         HugeText(
             name: "input-push-channel",
             prefix:
-                #"{"aps":{"event":"start","content-state":{},"attributes-type":"T","attributes":{},"alert":"hi","input-push-channel":""#,
+                #"{"aps":{"event":"start","content-state":{},"attributes-type":"T","attributes":{},"alert":{"title":"t","body":"hi"},"input-push-channel":""#,
             suffix: #""}}"#,
             lines: [
                 #": error: aps.timestamp: Live Activity pushes need "timestamp""#,

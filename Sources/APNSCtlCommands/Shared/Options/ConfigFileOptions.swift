@@ -31,12 +31,13 @@ struct ConfigFileOptions: ParsableArguments {
     }
 
     /// The settings input for `command`, as the command itself would read it (with `profile` as `-p`).
-    func input(for command: SettingCommand, profile: String? = nil, world: SettingsWorld) throws(CLIError)
-        -> SettingsInput
-    {
+    func input(
+        for command: SettingCommand, profile: String? = nil, profileLabel: String = "--profile", world: SettingsWorld
+    ) throws(CLIError) -> SettingsInput {
         var flags = SettingFlags()
         flags.config = config
         flags.profile = profile
+        flags.profileLabel = profileLabel
         do {
             return try SettingsInput.gather(command: command, flags: flags, world: world)
         } catch { throw CLIError(error) }
