@@ -107,6 +107,17 @@ enum OtherToolFlags {
             let target = spelling.hasPrefix("-o ") ? "--output" : String(spelling.prefix { $0 != " " })
             if flags.isEmpty || flags.contains(target) { return "\(prefix)\(name)'. Did you mean '\(spelling)'?" }
         }
+        // jwt's token is its argument (`--token` is send's --device elsewhere, a flag jwt has not).
+        if name == "--token", flags.contains("--decode") {
+            return "\(prefix)\(name)'. The token is jwt --decode's argument: apnsctl jwt --decode TOKEN, or - to "
+                + "read it from standard input"
+        }
+        // `jwt --key AuthKey_….p8`: the .p8 goes with --auth-key; the nearest flag by letters, --key-id, takes an id.
+        if name == "--key", !flags.contains("--key"), flags.contains("--auth-key"),
+            value(of: name, in: arguments)?.lowercased().hasSuffix(".p8") == true
+        {
+            return "\(prefix)\(name)'. Did you mean '--auth-key'?"
+        }
         // curl's --silent is less output; a "silent push" is a background one: both, where send has them.
         if name == "--silent", flags.isEmpty || flags.contains("--content-available") {
             return "\(prefix)\(name)'. Did you mean '--quiet' (less output) or '--content-available' (a silent, "

@@ -15,6 +15,18 @@ public enum PrintableText {
     /// send terminal escape sequences or reverse what a line shows.
     public static func escapingControls(_ text: String) -> String { escaping(text, keepingLayout: false) }
 
+    /// `text` between double quotes in a message: a quote or backslash inside it backslashed, and what
+    /// `escapingControls` escapes as `\u{1B}`, as every printed text escapes it (`JSONWriter.quoted` is JSON's form,
+    /// `\u001b`, for JSON output).
+    public static func quoted(_ text: String) -> String {
+        var inner = ""
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" || scalar == "\\" { inner.unicodeScalars.append("\\") }
+            inner.unicodeScalars.append(scalar)
+        }
+        return "\"" + escapingControls(inner) + "\""
+    }
+
     /// `escapingControls` but for tabs and line breaks: for text printed on several lines as it is (a payload
     /// file laid out with indents), still without a character a terminal would act on or reorder.
     public static func escapingControlsButLayout(_ text: String) -> String { escaping(text, keepingLayout: true) }

@@ -121,7 +121,7 @@ struct ProviderTokenReport {
         optional("iss", parts.issuer)
         if parts.algorithm != "ES256" {
             refusals.append(
-                "alg is \(parts.algorithm.map { JSONWriter.quoted($0) } ?? "missing"); APNs takes only ES256 (InvalidProviderToken)"
+                "alg is \(parts.algorithm.map { PrintableText.quoted($0) } ?? "missing"); APNs takes only ES256 (InvalidProviderToken)"
             )
         }
         if parts.keyID == nil { refusals.append("the header has no kid (InvalidProviderToken)") }
@@ -129,11 +129,12 @@ struct ProviderTokenReport {
         // What signing refuses, refused here too: ids that are no Apple ids, and the two swapped.
         if let kid = parts.keyID, !DeveloperID.isWellFormed(kid) {
             refusals.append(
-                "kid \(JSONWriter.quoted(kid)) is not a key id (10 characters A-Z and 0-9) (InvalidProviderToken)")
+                "kid \(PrintableText.quoted(kid)) is not a key id (10 characters A-Z and 0-9) (InvalidProviderToken)")
         }
         if let issuer = parts.issuer, !DeveloperID.isWellFormed(issuer) {
             refusals.append(
-                "iss \(JSONWriter.quoted(issuer)) is not a team id (10 characters A-Z and 0-9) (InvalidProviderToken)")
+                "iss \(PrintableText.quoted(issuer)) is not a team id (10 characters A-Z and 0-9) (InvalidProviderToken)"
+            )
         }
         if let kid = parts.keyID, let issuer = parts.issuer, kid == issuer, DeveloperID.isWellFormed(kid) {
             refusals.append(
@@ -147,7 +148,7 @@ struct ProviderTokenReport {
         if let team, let issuer = parts.issuer, issuer != team.id {
             // A key belongs to one team: a token naming another is refused, whoever signed it.
             refusals.append(
-                "iss \(JSONWriter.quoted(issuer)) is not the team id \(team.id) given by \(team.label): APNs refuses a token naming a team that does not own its key (InvalidProviderToken); the team id is under Membership details in the developer account"
+                "iss \(PrintableText.quoted(issuer)) is not the team id \(team.id) given by \(team.label): APNs refuses a token naming a team that does not own its key (InvalidProviderToken); the team id is under Membership details in the developer account"
             )
         }
         w.key("iat")

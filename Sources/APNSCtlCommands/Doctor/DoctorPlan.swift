@@ -198,8 +198,11 @@ extension APNSCtl.Doctor {
         let notBefore = ISO8601.format(epochSeconds: info.notBefore)
         let environments = info.sortedEnvironments.map(\.rawValue).joined(separator: " and ")
         let topics =
-            info.topics.count == 1
-            ? "topic \(info.topics[0])" : "\(info.topics.count) topics (\(info.topics.joined(separator: ", ")))"
+            switch info.topics.count {
+            case 0: "no topics"
+            case 1: "topic \(info.topics[0])"
+            default: "\(info.topics.count) topics (\(info.topics.joined(separator: ", ")))"
+            }
         let describe =
             "\(file): \(info.commonName ?? info.subject), bundle id \(info.bundleID ?? "(none)"), "
             + (environments.isEmpty ? "no Apple environment" : environments) + ", \(topics)"

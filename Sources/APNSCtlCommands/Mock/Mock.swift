@@ -219,6 +219,9 @@ extension APNSCtl {
             if log != nil && !detach {
                 throw ValidationError("--log is where a detached mock writes its log; add --detach, or redirect stdout")
             }
+            if let log, let problem = MockStateDirectory.unexpandedTilde(log, flag: "--log") {
+                throw ValidationError(problem)
+            }
             if stateDir?.isEmpty == true {
                 // An unset variable in `--state-dir "$DIR"`: the working directory would get the mock's keys.
                 throw ValidationError("--state-dir: empty value; give the mock's state directory")

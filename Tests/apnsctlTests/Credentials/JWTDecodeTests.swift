@@ -1,3 +1,4 @@
+import APNSCore
 import APNSCrypto
 import APNSTestSupport
 import Foundation
@@ -341,6 +342,25 @@ import Testing
         #expect(named.stdout.text.contains("verified with \(keys.key)"), "\(named.stdout.text)")
     }
 
+    /// `jwt --decode - < AuthKey_….p8` (or a `.p12`): a credential on standard input is named as one, exit 64, as
+    /// the file given as the argument is; it was decoded as a token with "a blank or a line break inside" (77).
+    @Test func aCredentialOnStandardInputIsNamedAsOne() throws {
+        let keys = try Keys()
+        let p12 = try keys.dir.write("push.p12", [0x30, 0x82, 0x09, 0x8F, 0x02, 0x01, 0x03, 0x30, 0x82, 0x09, 0x55])
+        for (file, what) in [(keys.key, "PEM text (a key or certificate)"), (p12, "binary data (a .p12 or DER file?)")]
+        {
+            let fd = open(file, O_RDONLY | O_CLOEXEC)
+            defer { close(fd) }
+            let world = TestWorld(now: Self.signedAt + 60, standardInput: fd)
+            #expect(world.run(["jwt", "--decode", "-"]) == 64, "\(world.stderr.text)")
+            #expect(
+                world.stderr.text
+                    == "error: standard input holds \(what), not a token; to check a token's signature with a key, give the key with --auth-key FILE and the token as the argument or on standard input\n"
+            )
+            #expect(world.stdout.text.isEmpty)
+        }
+    }
+
     /// An ES256 signature is 64 bytes: a shorter one is refused without a key to check it, and an empty one is
     /// said to be missing, not a bad encoding.
     @Test func aSignatureOfAnotherLengthOrNoneIsRefused() throws {
@@ -452,6 +472,27 @@ import Testing
             #expect(status == 77, "\(keyID)/\(teamID): \(err)")
             #expect(err.contains(problem), "\(err)")
         }
+    }
+
+    /// A kid or iss holding ESC or a bidirectional override is escaped as every printed text is (`\u{1B}`, CLI.md),
+    /// in the quoted value too: it was shown JSON's way (`\u001b`) beside `\u{1B}` in the same line.
+    @Test func anIdWithControlsIsEscapedOneWayInALine() throws {
+        func part(_ json: String) -> String {
+            Data(json.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
+        // Made by hand, as a crafted token is: the header and claims as JSON writes the ids.
+        let token = [
+            part(#"{"alg":"ES256","kid":"# + JSONWriter.quoted("AB\u{1B}[31mCDE") + "}"),
+            part(#"{"iss":"# + JSONWriter.quoted("TEAM\u{202E}1234") + #","iat":\#(Self.signedAt)}"#),
+            part(String(repeating: "s", count: 64)),
+        ].joined(separator: ".")
+        let (status, _, err) = Self.decode([token], at: Self.signedAt + 5)
+        #expect(status == 77, "\(err)")
+        #expect(err.contains(#"kid "AB\u{1B}[31mCDE" is not a key id"#), "\(err)")
+        #expect(err.contains(#"iss "TEAM\u{202E}1234" is not a team id"#), "\(err)")
+        #expect(!err.contains(#"\u001b"#) && !err.contains(#"\u202e"#), "\(err)")
+        #expect(!err.unicodeScalars.contains { PrintableText.needsEscaping($0) && $0 != "\n" }, "\(err)")
     }
 
     /// A team id given beside the token (`--team-id`, `APNSCTL_TEAM_ID`, a profile's) is checked against its `iss`:

@@ -218,5 +218,9 @@ import Testing
         let expired = APNSCtl.Doctor.certificateCheck(
             try info(now - 90 * day, now - 2 * day), file: "p.pem", now: now, failWithin: nil)
         #expect(expired.check.status == .fail && expired.stopBeforeNetwork && expired.check.detail.contains("EXPIRED"))
+        // A certificate with no topic at all (no Apple extension, no bundle id) says so, not "0 topics ()".
+        let server = try CredentialGenerator.makeServerCertificate(ca: ca).info
+        let none = APNSCtl.Doctor.certificateCheck(server, file: "s.pem", now: now, failWithin: nil)
+        #expect(none.check.detail.contains("no Apple environment, no topics, expires"), "\(none.check.detail)")
     }
 }

@@ -343,6 +343,17 @@ import Testing
             #expect(r.status == 77, "\(r.stderr)")
             #expect(r.stderr.hasPrefix("error: \(flag) \(empty): the file is empty"), "\(r.stderr)")
         }
+        // A .p8 cannot be exported again: Apple lets it be downloaded once.
+        let key = try scratch.write("AuthKey_ABCDE12345.p8", "")
+        let r = try send([
+            "--auth-key", key, "--team-id", "TEAMID1234", "--topic", "a.b", "--endpoint", "https://127.0.0.1:9", "-d",
+            token, "--alert", "x", "--dry-run",
+        ])
+        #expect(r.status == 77, "\(r.stderr)")
+        #expect(
+            r.stderr.hasSuffix(
+                ": the file is empty; a .p8 is downloaded once, so copy it again from where it was kept, or create a new key in the Apple Developer portal (Keys) and revoke the lost one\n"
+            ), "\(r.stderr)")
     }
 
     @Test func certificateWithoutTheAskedEnvironmentIs77() throws {

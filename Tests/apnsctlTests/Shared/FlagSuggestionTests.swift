@@ -341,4 +341,20 @@ extension FlagSuggestionTests {
         let force = try InProcess.apnsctl(["channel", "delete", "--force", "dHN0LXNyYw=="])
         #expect(force.errorLines.first == "error: Unknown option '--force'. Did you mean '--yes'?", "\(force.stderr)")
     }
+
+    /// `jwt --decode --token T` got no advice at all, and `jwt --key AuthKey_….p8` was offered `--key-id`: the token
+    /// is the argument, and a .p8 goes with --auth-key.
+    @Test func jwtsTokenAndKeyFlagsFromOtherToolsAreNamed() throws {
+        let token = try InProcess.apnsctl(["jwt", "--decode", "--token", "eyJhbGciOiJFUzI1NiJ9.e30.c2ln"])
+        #expect(token.status == 64)
+        #expect(
+            token.errorLines.first
+                == "error: Unknown option '--token'. The token is jwt --decode's argument: apnsctl jwt --decode TOKEN, or - to read it from standard input",
+            "\(token.stderr)")
+        let key = try InProcess.apnsctl([
+            "jwt", "--key", "AuthKey_ABCDE12345.p8", "--key-id", "ABCDE12345", "--team-id", "TEAMID1234",
+        ])
+        #expect(key.status == 64)
+        #expect(key.errorLines.first == "error: Unknown option '--key'. Did you mean '--auth-key'?", "\(key.stderr)")
+    }
 }

@@ -488,6 +488,43 @@ import Testing
         }
     }
 
+    /// `--state-dir '~/mock'` (quoted, or from a file): a folder named `~` was made in the working directory, which a
+    /// later `rm -rf ~` meant for it would turn on the home. Refused before anything is made, as `--log` is.
+    @Test func aStateDirWithAnUnexpandedTildeIsRefused() throws {
+        let scratch = try TemporaryDirectory(prefix: "mock-tilde")
+        let tail =
+            ": a ~ is expanded only by a shell, unquoted at a word's start, and this one was not: write the path in full\n"
+        for args in [
+            ["mock", "--port", "0", "--state-dir", "~/mockx"], ["mock", "stop", "--state-dir", "~/mockx"],
+            ["mock", "--port", "0", "--detach", "--log", "~/m.log", "--state-dir", scratch.file("state")],
+        ] {
+            let r = try InProcess.apnsctl(args, directory: scratch.path)
+            #expect(r.status == 64, "\(args): \(r.stderr)")
+            let flag = args.contains("--log") ? "--log '~/m.log'" : "--state-dir '~/mockx'"
+            #expect(r.stderr.hasPrefix("error: \(flag)" + tail), "\(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("~")))
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("state")))
+    }
+
+    /// `mock --host` with an address this machine does not have, or a name that does not resolve: the flag is named,
+    /// with the addresses it takes (it was "cannot resolve 999.1.1.1: …" alone). Exit 69 stays.
+    @Test func aHostTheMockCannotListenOnNamesTheFlag() throws {
+        let scratch = try TemporaryDirectory(prefix: "mock-host")
+        let advice = "give an address of this machine: 127.0.0.1 serves it alone, 0.0.0.0 every interface\n"
+        // TEST-NET-1: never an address of this machine, and no resolver is asked.
+        let foreign = try InProcess.apnsctl(
+            ["mock", "--port", "0", "--host", "192.0.2.1", "--state-dir", scratch.file("a")], timeout: 30)
+        #expect(foreign.status == 69, "\(foreign.stderr)")
+        #expect(foreign.stderr.hasPrefix("error: --host 192.0.2.1: "), "\(foreign.stderr)")
+        #expect(foreign.stderr.hasSuffix(", so it is no address of this machine; " + advice), "\(foreign.stderr)")
+        let bad = try InProcess.apnsctl(
+            ["mock", "--port", "0", "--host", "999.1.1.1", "--state-dir", scratch.file("b")], timeout: 60)
+        #expect(bad.status == 69, "\(bad.stderr)")
+        #expect(bad.stderr.hasPrefix("error: --host 999.1.1.1: cannot resolve it ("), "\(bad.stderr)")
+        #expect(bad.stderr.hasSuffix("); " + advice), "\(bad.stderr)")
+    }
+
     /// `--auth-key-pub` under the state dir's own key id: the state dir's key answers for that id, so the added
     /// key's tokens were refused (403) by a mock that had started without a word. Refused at start.
     @Test func anAddedKeyUnderTheMockKeysIDIsRefused() throws {

@@ -31,6 +31,10 @@ extension CredentialProblem {
         case .empty(let p) where FileSystem.namesStandardInput(p):
             // A pipe or a paste, not a file to export again.
             return "\(p): nothing was read from standard input; pipe or paste the file's content in, or give its path"
+        case .empty(let p) where p.lowercased().hasSuffix(".p8"):
+            // Apple lets a .p8 be downloaded once: there is no exporting it again.
+            return "\(p): the file is empty; a .p8 is downloaded once, so copy it again from where it was kept, or "
+                + "create a new key in the Apple Developer portal (Keys) and revoke the lost one"
         case .empty(let p):
             return "\(p): the file is empty; export the certificate or key again"
         case .notACredential(let p, let d) where d.contains("CERTIFICATE REQUEST"):

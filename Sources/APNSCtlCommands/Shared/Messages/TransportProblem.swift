@@ -1,5 +1,7 @@
 import APNSClient
+import APNSCore
 import APNSMock
+import APNSPlatform
 import APNSSettings
 
 /// Why a command got no answer (exit 69), kept as values up to the exit: `CLIError.report` words it once, where
@@ -97,6 +99,18 @@ enum TransportProblem: Sendable {
             return
                 "channel list: the server answered \(status) without a list of channels; is --endpoint a channel management host?"
         case .mockCannotStart(let error):
+            // The address the mock was told to listen on is --host's: named, with what it takes.
+            if case .listen(let socket) = error {
+                let host = "give an address of this machine: 127.0.0.1 serves it alone, 0.0.0.0 every interface"
+                switch socket {
+                case .resolve(let h, let failure):
+                    return "--host \(PrintableText.escapingControls(h)): cannot resolve it (\(failure)); \(host)"
+                case .listen(let h, _, let reason) where reason.lowercased().contains("assign"):
+                    return
+                        "--host \(PrintableText.escapingControls(h)): \(reason), so it is no address of this machine; \(host)"
+                default: break
+                }
+            }
             return error.description + (error.isAddressInUse ? " or pass --port 0 for a free port" : "")
         case .replayed(let problem, let note):
             return problem.message + note
