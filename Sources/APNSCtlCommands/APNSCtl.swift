@@ -181,7 +181,14 @@ public struct APNSCtl: ParsableCommand {
             if !text.isEmpty { world.standardOutput.print(BashCompletionScript.adjusted(text) + "\n") }
             return finish(exitCode: ExitStatus.success, in: world)
         }
-        let parserLines = errorLines(parserText: text)
+        var parserLines = errorLines(parserText: text)
+        // `convert a.p12 --out z.pem`, `channel delete --all`: the missing argument is the unknown flag's doing, which
+        // the parser leaves unsaid; the unknown flag is the line to mend (and gets its "did you mean" below).
+        if let first = parserLines.first, first.hasPrefix("error: Missing expected argument '"),
+            let unknown = OtherToolFlags.unknownLongFlag(in: arguments)
+        {
+            parserLines[0] = "error: Unknown option '\(unknown)'"
+        }
         if let advice = DashFileName.advice(
             for: parserLines, arguments: arguments, workingDirectory: world.workingDirectory())
         {

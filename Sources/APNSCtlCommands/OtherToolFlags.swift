@@ -205,6 +205,18 @@ enum OtherToolFlags {
         flagNames(of: arguments).filter { $0.hasPrefix("--") && $0 != "--help" && $0 != "--version" }
     }
 
+    /// The first `--name` (or `--name=value`) before any `--` that the command `arguments` name has no flag for; nil
+    /// when every one is its own. Its help text is read only when such a word is there.
+    static func unknownLongFlag(in arguments: [String]) -> String? {
+        let names = arguments.prefix { $0 != "--" }.map { String($0.prefix { $0 != "=" }) }.filter {
+            $0.count > 2 && $0.hasPrefix("--")
+                && $0.dropFirst(2).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+        }
+        guard !names.isEmpty else { return nil }
+        let known = Set(flagNames(of: arguments)).union(["--help", "--version"])
+        return names.first { !known.contains($0) }
+    }
+
     /// Every flag name of the command `arguments` name, short and long (`-d`, `--device`, `-h`), from its help text.
     static func flagNames(of arguments: [String]) -> [String] { flags(of: arguments).flatMap(\.names) }
 

@@ -20,6 +20,23 @@ import Testing
         return (dir, try dir.p12("push.p12", CredentialFixtures.universal, password: password))
     }
 
+    /// inspect detects a file's type by its content, as its help says: a `.p12` or PEM saved under a profile's name
+    /// (`x.mobileprovision`) is inspected as the credential it is; a file that is neither stays a bad profile.
+    @Test func aCredentialNamedAsAProfileIsInspectedByItsContent() throws {
+        let (dir, p12) = try Self.p12()
+        let renamed = dir.file("push.mobileprovision")
+        try FileManager.default.copyItem(atPath: p12, toPath: renamed)
+        let asP12 = try InProcess.apnsctl(["inspect", renamed, "--passphrase", Self.password])
+        #expect(asP12.status == 0, "\(asP12.stderr)")
+        #expect(asP12.stdout.contains("com.example"), "\(asP12.stdout)")
+        let pem = try dir.write("push.provisionprofile", try CredentialFixtures.universal.pem(), mode: 0o600)
+        #expect(try InProcess.apnsctl(["inspect", pem]).status == 0)
+        let junk = try dir.write("junk.mobileprovision", "not a profile at all")
+        let bad = try InProcess.apnsctl(["inspect", junk])
+        #expect(bad.status == 65, "\(bad.stderr)")
+        #expect(bad.stderr.contains("not a provisioning profile"), "\(bad.stderr)")
+    }
+
     /// The passphrase itself given to `--passphrase-file` (or convert's `--out-passphrase-file`) is a missing
     /// file, 66, and never printed.
     @Test func aPassphraseGivenAsItsFileIsNeverRepeated() throws {
@@ -413,11 +430,18 @@ import Testing
         withExtendedLifetime(dir) {}
     }
 
-    /// cp's order (`convert IN OUT`) and `--out` are told where the file goes; a folder that is not there is
-    /// named with -o.
+    /// cp's order (`convert IN OUT`) and `--out` are told where the file goes (`--out` as the unknown flag it is,
+    /// not only the missing -o); a folder that is not there is named with -o.
     @Test func theOutputFileGoesWithDashO() throws {
         let (dir, p12) = try Self.p12()
-        for extra in [["new.pem"], ["--out", "new.pem"], ["--passphrase-file", "p.txt", "new.pem"]] {
+        let out = try InProcess.apnsctl(["convert", p12, "--out", "new.pem"])
+        #expect(out.status == 64)
+        #expect(out.errorLines.first == "error: Unknown option '--out'. Did you mean '--output'?", "\(out.stderr)")
+        // A missing positional beside an unknown flag: the flag is the line to mend.
+        let all = try InProcess.apnsctl(["channel", "delete", "--all", "--yes"])
+        #expect(all.status == 64)
+        #expect(all.errorLines.first?.hasPrefix("error: Unknown option '--all'") == true, "\(all.stderr)")
+        for extra in [["new.pem"], ["--passphrase-file", "p.txt", "new.pem"]] {
             let r = try InProcess.apnsctl(["convert", p12] + extra)
             #expect(r.status == 64)
             #expect(
