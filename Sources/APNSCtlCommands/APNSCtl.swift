@@ -87,7 +87,10 @@ public struct APNSCtl: ParsableCommand {
         if own.hasPrefix("--"), let equals = own.firstIndex(of: "="), isFlag(own[..<equals]) {
             return "the value of \(own[..<equals])"
         }
-        if i > 0, isFlag(Substring(arguments[i - 1])), !arguments[i - 1].contains("=") {
+        // After a flag that takes a value (`jwt --decode "$(cat key.p8)"`: --decode takes none, the word is the token).
+        if i > 0, isFlag(Substring(arguments[i - 1])), !arguments[i - 1].contains("="),
+            !OtherToolFlags.takesNoValue(arguments[i - 1], of: arguments)
+        {
             return "the value of \(arguments[i - 1])"
         }
         // `config set [-p NAME] KEY VALUE`: the value is named by its key.

@@ -217,6 +217,12 @@ enum OtherToolFlags {
         return names.first { !known.contains($0) }
     }
 
+    /// Whether `name` is a flag of the command `arguments` name that takes no value (`jwt --decode`), by its help
+    /// text: the word after it is an argument of its own.
+    static func takesNoValue(_ name: String, of arguments: [String]) -> Bool {
+        flags(of: arguments).contains { $0.names.contains(name) && !$0.takesValue }
+    }
+
     /// Every flag name of the command `arguments` name, short and long (`-d`, `--device`, `-h`), from its help text.
     static func flagNames(of arguments: [String]) -> [String] { flags(of: arguments).flatMap(\.names) }
 

@@ -34,7 +34,14 @@ public final class DetachedProcess {
         -> DetachedProcess
     {
         let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard log >= 0 else { throw Failure(message: "\(logPath): cannot open the log: \(FileSystem.errnoText())") }
+        guard log >= 0 else {
+            let code = errno
+            // A folder given as the log: the file to write in it is what --log takes.
+            let advice =
+                code == EISDIR
+                ? "; give the log file's path, such as \(logPath.hasSuffix("/") ? logPath : logPath + "/")mock.log" : ""
+            throw Failure(message: "\(logPath): cannot open the log: \(FileSystem.errnoText(code))\(advice)")
+        }
         defer { close(log) }
         // Nothing else this process holds may live on in the mock: a supervisor that sees its child's end through
         // a descriptor (a pipe, a socket) would otherwise wait for the mock instead of this command.

@@ -86,7 +86,10 @@ public enum CredentialProblem: Error, Equatable, Sendable {
         switch failure {
         case .missing(let p): self = .fileMissing(path: p)
         case .unreadable(let p, let r): self = .fileUnreadable(path: p, reason: r)
-        case .isDirectory(let p): self = .fileUnreadable(path: p, reason: "is a directory, not a file")
+        case .isDirectory(let p):
+            self = .fileUnreadable(
+                path: p,
+                reason: "is a directory, not a file; give the credential file in it (a .p12, .pem, .cer or .p8)")
         case .tooLarge(let p, let limit):
             self = .fileUnreadable(path: p, reason: FileSystem.Failure.overLimitReason(limit))
         case .exists(let p), .cannotCreate(let p, _), .notARegularFile(let p, _), .writeFailed(let p, _),

@@ -372,6 +372,8 @@ import Testing
                     s.sendFlags + ["--cert", s.mock.certificate, "--ca-file=\(s.certificatePEM)"],
                     "error: the value of --ca-file holds PEM text"
                 ),
+                // After a flag that takes no value the word is an argument of its own (jwt's token), not its value.
+                (["jwt", "--decode", s.authKeyPEM], "error: argument 3 holds PEM text"),
             ]
             for (arguments, start) in runs {
                 let r = Self.run(

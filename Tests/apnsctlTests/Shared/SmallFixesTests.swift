@@ -1140,6 +1140,20 @@ import Testing
         ])
         #expect(log.status == 73, "\(log.stderr)")
         #expect(log.errorLines.last?.hasPrefix("error: --log \(missing): cannot open the log") == true, "\(log.stderr)")
+        // A folder given as the log: the file in it is named. And a folder given as a credential: the file in it.
+        let folder = try InProcess.apnsctl([
+            "mock", "--detach", "--port", "0", "--state-dir", state.file("s2"), "--log", state.path,
+        ])
+        #expect(folder.status == 73, "\(folder.stderr)")
+        #expect(
+            folder.errorLines.last?.hasSuffix("; give the log file's path, such as \(state.path)/mock.log") == true,
+            "\(folder.stderr)")
+        let credential = try InProcess.apnsctl(["convert", state.path, "-o", state.file("out.pem")])
+        #expect(credential.status == 66, "\(credential.stderr)")
+        #expect(
+            credential.stderr.contains(
+                "is a directory, not a file; give the credential file in it (a .p12, .pem, .cer or .p8)"),
+            "\(credential.stderr)")
     }
 
     /// A plain typo of each of send's flags (two letters swapped) gets that flag as its "did you mean".
