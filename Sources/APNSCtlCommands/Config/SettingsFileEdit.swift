@@ -53,7 +53,7 @@ struct SettingsFileEdit {
                 let dashed = String(String.UnicodeScalarView(flag.unicodeScalars.map { control($0) ? "-" : $0 }))
                 let word = dashed.split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-")
                 throw .usage(
-                    "profile name \(JSONWriter.quoted(flag)) has a control character, as a stray line break from a script leaves"
+                    "profile name \(PrintableText.quoted(flag)) has a control character, as a stray line break from a script leaves"
                         + (word.isEmpty ? "" : "; name it \(ShellWord.of(word))"))
             }
             return flag

@@ -625,7 +625,7 @@ import Testing
         #expect(r.status == 64)
         #expect(
             r.stderr
-                == "error: profile name \"n\\nl\" has a control character, as a stray line break from a script leaves; name it n-l\n",
+                == "error: profile name \"n\\u{A}l\" has a control character, as a stray line break from a script leaves; name it n-l\n",
             "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: home.configFile))
         #expect(try home.run(["config", "set", "-p", "my app", "topic", "com.example.app"]).status == 0)
