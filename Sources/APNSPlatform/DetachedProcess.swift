@@ -36,7 +36,7 @@ public final class DetachedProcess {
         let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard log >= 0 else {
             let code = errno
-            // A folder given as the log: the file to write in it is what --log takes.
+            // A folder given as the log: the file to write in it is named.
             let advice =
                 code == EISDIR
                 ? "; give the log file's path, such as \(logPath.hasSuffix("/") ? logPath : logPath + "/")mock.log" : ""

@@ -18,6 +18,16 @@ public enum FileSystem {
         /// More bytes than the read's `limit`: a file that exists, so no path to check but a file to choose. A
         /// payload this large is over every size limit (exit 65); any other input is unreadable (66).
         case tooLarge(path: String, limit: Int)
+        case isDirectory(path: String)
+        case exists(path: String)
+        case cannotCreate(path: String, reason: String)
+        /// Something other than a regular file is at an output path (`what`: "a symlink", "a FIFO", …);
+        /// apnsctl never replaces it, even with `--force`.
+        case notARegularFile(path: String, what: String)
+        /// The output file was created but writing it failed (disk full, size limit): exit 74.
+        case writeFailed(path: String, reason: String)
+        /// An interrupt (Ctrl-C) came while the read waited for more input; the caller says which signal.
+        case interrupted(path: String)
 
         /// A file that exists and was refused for its size: no path to check, a file to choose.
         public var isOverReadLimit: Bool {
@@ -29,16 +39,6 @@ public enum FileSystem {
         public static func overLimitReason(_ limit: Int) -> String {
             "more than \(limit >> 20 > 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"), far more than any payload or credential"
         }
-        case isDirectory(path: String)
-        case exists(path: String)
-        case cannotCreate(path: String, reason: String)
-        /// Something other than a regular file is at an output path (`what`: "a symlink", "a FIFO", …);
-        /// apnsctl never replaces it, even with `--force`.
-        case notARegularFile(path: String, what: String)
-        /// The output file was created but writing it failed (disk full, size limit): exit 74.
-        case writeFailed(path: String, reason: String)
-        /// An interrupt (Ctrl-C) came while the read waited for more input; the caller says which signal.
-        case interrupted(path: String)
 
         /// The same failure, naming `label` instead of the bare path.
         public func relabelled(_ label: String) -> Failure {
@@ -147,7 +147,7 @@ public enum FileSystem {
     /// The most `read` takes from one file: far beyond any payload (5 KB), credential or passphrase,
     /// yet small enough that `validate /dev/zero` or an endless pipe ends with an error instead of
     /// reading until memory runs out.
-    public static let maximumReadSize = 64 << 20
+    public static let maximumReadSize = SizeLimit.largest
 
     /// Whether `path` names standard input: `-`, or the system's names for descriptor 0, which read the same bytes.
     /// With a `standardInput` given, each is read from that descriptor, so a command run in-process reads its world's

@@ -5,7 +5,8 @@ public enum SizeLimit {
     /// HTTP/2 API, VoIP.
     public static let voip = 5120
 
-    /// The largest limit that means anything: no payload file or input larger is read.
+    /// The largest limit that means anything: no input larger is read at all (it is `FileSystem.maximumReadSize`,
+    /// the one figure for both).
     public static let largest = 64 << 20
 
     /// Why a `--size-limit` text is no limit.

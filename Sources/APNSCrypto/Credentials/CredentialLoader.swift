@@ -180,6 +180,16 @@ public enum CredentialLoader {
         return (isPKCS12(bytes), false, false)
     }
 
+    /// What `bytes` hold when they are a credential, told by content alone (no passphrase asked): PEM text, a
+    /// PKCS#12 or a DER certificate; nil for anything else. For bytes given where something else goes (a file
+    /// named `x.mobileprovision`, a key piped where a token goes).
+    public static func credentialKind(of bytes: [UInt8]) -> String? {
+        if PEMBlock.looksLikePEM(bytes) { return "PEM text (a key or certificate)" }
+        if isPKCS12(bytes) { return "a PKCS#12 (.p12) file" }
+        if bytes.first == DER.Tag.sequence, (try? X509Certificate(der: bytes)) != nil { return "a DER certificate" }
+        return nil
+    }
+
     /// Whether `bytes` are a PKCS#12 (DER; PEM never is), told by its structure without its passphrase.
     static func isPKCS12(_ bytes: [UInt8]) -> Bool {
         !PEMBlock.looksLikePEM(bytes) && bytes.first == DER.Tag.sequence && (try? PKCS12Bundle(der: bytes)) != nil

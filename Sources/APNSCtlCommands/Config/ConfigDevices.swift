@@ -41,18 +41,13 @@ extension APNSCtl.Config {
             // as iOS names a device) can be given in both.
             let blank: (Unicode.Scalar) -> Bool = { $0.properties.isWhitespace }
             let cause: String? =
-                name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+                SettingsName.hasControl(name)
                 ? "has a control character, which neither -d nor a --devices list can give"
                 : name.unicodeScalars.first.map(blank) == true || name.unicodeScalars.last.map(blank) == true
                     ? "has a blank at an end, which -d and a --devices list trim"
                     : name.hasPrefix("#") ? "starts with #, which starts a comment in a --devices list" : nil
             if let cause {
-                let dashed = String(
-                    name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "-" : Character($0) })
-                let word = String(
-                    dashed.drop { $0 == "-" || $0 == "#" || $0.isWhitespace }.reversed().drop {
-                        $0 == "-" || $0.isWhitespace
-                    }.reversed())
+                let word = SettingsName.suggestion(for: name)
                 throw CLIError.usage(
                     "device name \(JSONWriter.quoted(name)) \(cause)"
                         + (word.isEmpty ? "" : "; name it \(ShellWord.of(word))"))

@@ -48,10 +48,8 @@ struct SettingsFileEdit {
         if let flag {
             guard !flag.isEmpty else { throw .usage("--profile: empty name; give the profile's name") }
             // A new name only: one the file already has is edited as it is spelt.
-            let control: (Unicode.Scalar) -> Bool = { $0.value < 0x20 || $0.value == 0x7F }
-            if flag.unicodeScalars.contains(where: control), editor.profileNames?.contains(flag) != true {
-                let dashed = String(String.UnicodeScalarView(flag.unicodeScalars.map { control($0) ? "-" : $0 }))
-                let word = dashed.split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-")
+            if SettingsName.hasControl(flag), editor.profileNames?.contains(flag) != true {
+                let word = SettingsName.suggestion(for: flag)
                 throw .usage(
                     "profile name \(PrintableText.quoted(flag)) has a control character, as a stray line break from a script leaves"
                         + (word.isEmpty ? "" : "; name it \(ShellWord.of(word))"))

@@ -63,24 +63,12 @@ extension APNSCtl {
             completion: OutputFormat.completion, transform: OutputFormat.argument)
         var output: OutputFormat = .text
 
-        /// A regular file named as a profile or an `.ipa` whose bytes are a credential's: PEM text, a PKCS#12
-        /// (`SEQUENCE { INTEGER 3, …`) or a DER certificate (`SEQUENCE { SEQUENCE { [0] INTEGER 2 …`).
+        /// A regular file named as a profile whose bytes are a credential's (`CredentialLoader.credentialKind`).
         static func isCredentialNamedAsBuild(_ path: String) -> Bool {
             guard FileSystem.isRegularFile(path), AppBuildReader.sniff(path) == nil,
-                let start = FileSystem.readStart(path, count: 1 << 12), start.count >= 8
+                let bytes = try? FileSystem.read(path, limit: 1 << 20)
             else { return false }
-            if String(decoding: start, as: UTF8.self).contains("-----BEGIN ") { return true }
-            guard start[0] == 0x30 else { return false }
-            // After the outer tag and its length (short form, or long form with 1 to 4 bytes).
-            let lengthBytes = start[1] < 0x80 ? 0 : Int(start[1] & 0x7F)
-            guard lengthBytes <= 4 else { return false }
-            let body = start.dropFirst(2 + lengthBytes)
-            if body.starts(with: [0x02, 0x01, 0x03]) { return true }
-            guard body.first == 0x30, body.count > 2 else { return false }
-            let inner = body.dropFirst(1)
-            guard let innerFirst = inner.first else { return false }
-            let innerLength = innerFirst < 0x80 ? 0 : Int(innerFirst & 0x7F)
-            return inner.dropFirst(1 + innerLength).starts(with: [0xA0, 0x03, 0x02, 0x01, 0x02])
+            return CredentialLoader.credentialKind(of: bytes) != nil
         }
 
         func run(in world: CommandWorld) throws {

@@ -14,16 +14,6 @@ enum JWTDecode {
         return String(decoding: bytes, as: UTF8.self).contains("-----BEGIN ")
     }
 
-    /// What standard input holds when it is a credential rather than a token: PEM (a key or certificate), or
-    /// binary DER such as a `.p12`; nil for text that may be a token.
-    static func credentialText(_ text: String) -> String? {
-        if text.contains("-----BEGIN ") { return "PEM text (a key or certificate)" }
-        let binary = text.unicodeScalars.contains {
-            $0 == "\u{FFFD}" || ($0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t")
-        }
-        return binary ? "binary data (a .p12 or DER file?)" : nil
-    }
-
     /// The key to check a signature with, its key id when given, and the flag or variable it came from.
     struct CheckKey {
         let source: CredentialSource
@@ -62,18 +52,18 @@ enum JWTDecode {
                     "apnsctl jwt: reading the token from the terminal: paste it, then press Enter and Ctrl-D\n")
             }
             // Read as every `-` is: standard input that cannot be read (a directory) is said, not taken for no token.
-            do {
-                text = String(
-                    decoding: try FileSystem.read("-", limit: 1 << 16, standardInput: world.standardInput),
-                    as: UTF8.self)
-            } catch { throw CLIError(error) }
+            let bytes: [UInt8]
+            do { bytes = try FileSystem.read("-", limit: 1 << 16, standardInput: world.standardInput) } catch {
+                throw CLIError(error)
+            }
             // A key or certificate piped in (`< AuthKey_….p8`), as the argument's file is told: never decoded as
             // a token, whose "blank or line break inside" would be all it said.
-            if let what = Self.credentialText(text) {
+            if let what = CredentialLoader.credentialKind(of: bytes) {
                 throw .usage(
                     "standard input holds \(what), not a token; to check a token's signature with a key, give the key "
                         + "with --auth-key FILE and the token as the argument or on standard input")
             }
+            text = String(decoding: bytes, as: UTF8.self)
         }
         guard !ProviderTokenReport.bareToken(text).isEmpty else {
             throw .usage("no token to decode: give it as an argument, or on standard input")

@@ -1,3 +1,4 @@
+import APNSCore
 import APNSPlatform
 
 /// Reads the running mock's `mock.json` for the built-in `mock` profile. It names the endpoint and the CA
@@ -17,7 +18,10 @@ public enum MockReadyFileReader {
                     "-p mock: \(path): more than \(maximumSize) bytes, not the mock.json apnsctl mock writes; restart apnsctl mock"
                 )
             case .notAFile(_, let reason):
-                throw .missing("-p mock: \(path): \(reason); restart apnsctl mock, which writes it")
+                // The mock cannot write its file over a folder: moved aside first, or a restart fails the same way.
+                throw .missing(
+                    "-p mock: \(path): \(reason); move it aside (mv \(ShellWord.of(path)) \(ShellWord.of(path + ".old"))), "
+                        + "then restart apnsctl mock, which writes it")
             case .untrusted(_, let reason, let fix):
                 throw .missing(
                     "-p mock: \(path): \(reason); mock.json decides where your credentials go, so it is used only "

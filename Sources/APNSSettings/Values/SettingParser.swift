@@ -510,13 +510,13 @@ public enum SettingParser {
         }
     }
 
-    /// `30s`, `2m`: the duration other flags take, where a number of seconds goes. Its number is advised only when
-    /// it would be taken (above 0, at most a day); `written` is how a value is given there (`timeout = ` in a file).
     /// `v` as a plain decimal (`16`, `0.5`), for advice about a value written another way.
     private static func decimalSeconds(_ v: Double) -> String {
         v == v.rounded() && v < 1e15 ? String(Int64(v)) : String(v)
     }
 
+    /// `30s`, `2m`: the duration other flags take, where a number of seconds goes. Its number is advised only when
+    /// it would be taken (above 0, at most a day); `written` is how a value is given there (`timeout = ` in a file).
     private static func secondsAdvice(_ duration: String, written: String) -> String {
         guard let seconds = TimeValue.durationSeconds(duration), seconds > 0, seconds <= 86_400 else {
             return "a number of seconds (0.001 to 86400), without a unit"

@@ -346,9 +346,8 @@ import Testing
     /// the file given as the argument is; it was decoded as a token with "a blank or a line break inside" (77).
     @Test func aCredentialOnStandardInputIsNamedAsOne() throws {
         let keys = try Keys()
-        let p12 = try keys.dir.write("push.p12", [0x30, 0x82, 0x09, 0x8F, 0x02, 0x01, 0x03, 0x30, 0x82, 0x09, 0x55])
-        for (file, what) in [(keys.key, "PEM text (a key or certificate)"), (p12, "binary data (a .p12 or DER file?)")]
-        {
+        let p12 = try keys.dir.p12("push.p12", CredentialFixtures.universal, password: "secret")
+        for (file, what) in [(keys.key, "PEM text (a key or certificate)"), (p12, "a PKCS#12 (.p12) file")] {
             let fd = open(file, O_RDONLY | O_CLOEXEC)
             defer { close(fd) }
             let world = TestWorld(now: Self.signedAt + 60, standardInput: fd)

@@ -107,6 +107,25 @@ import Testing
             "\(r.stderr)")
     }
 
+    /// A folder at `mock.json`: the mock cannot write its file over it, so a restart alone fails the same way; the
+    /// advice moves it aside first, and followed, the folder is no longer in the way.
+    @Test func aFolderAtMockJSONIsToBeMovedAside() throws {
+        let state = try TemporaryDirectory(prefix: "folder-mock-json")
+        #expect(chmod(state.path, 0o700) == 0)
+        let file = state.file("mock.json")
+        try FileManager.default.createDirectory(atPath: file, withIntermediateDirectories: false)
+        let r = try InProcess.apnsctl(["config", "show", "mock"], environment: ["APNSCTL_MOCK_STATE_DIR": state.path])
+        #expect(r.status == 66, "\(r.stderr)")
+        #expect(
+            r.errorLines == [
+                "error: -p mock: \(file): is a directory, not a regular file; move it aside (mv \(file) \(file).old), then restart apnsctl mock, which writes it"
+            ], "\(r.stderr)")
+        #expect(rename(file, file + ".old") == 0)
+        let after = try InProcess.apnsctl(
+            ["config", "show", "mock"], environment: ["APNSCTL_MOCK_STATE_DIR": state.path])
+        #expect(after.stderr.contains("start apnsctl mock first"), "\(after.stderr)")
+    }
+
     /// A command that does not choose the mock profile never looks at `mock.json`: a FIFO there (which used to
     /// hang every command that reads settings) changes nothing.
     @Test func aFIFOAtMockJSONDoesNotConcernACommandWithoutTheMockProfile() throws {
