@@ -26,7 +26,7 @@ public enum AppBuildProblem: Error, Equatable, Sendable {
         case .corrupt(let path, let reason): return "\(path): not a readable app build: \(reason)"
         case .appExtension(let path, let bundleID):
             return
-                "\(path): an app extension\(bundleID.map { " (\(JSONWriter.quoted($0)))" } ?? ""), not an app: pushes go to the app that holds it, under that app's bundle id; give that app's .ipa, .app or .xcarchive"
+                "\(path): an app extension\(bundleID.map { " (\(PrintableText.quoted($0)))" } ?? ""), not an app: pushes go to the app that holds it, under that app's bundle id; give that app's .ipa, .app or .xcarchive"
         case .notABuild(let path):
             return
                 "\(path): is a directory, not a file, and not an app build (no Info.plist or Products/Applications in it); give an .app, .xcarchive, .ipa or .mobileprovision"

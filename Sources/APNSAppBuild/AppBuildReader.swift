@@ -222,7 +222,7 @@ public enum AppBuildReader {
         throw .corrupt(
             path: name,
             reason:
-                "\(key) \(JSONWriter.quoted(id)) is not a bundle id (letters, digits, hyphens, underscores and dots, such as com.example.app), so no push can name it as its topic; correct it in the build"
+                "\(key) \(PrintableText.quoted(id)) is not a bundle id (letters, digits, hyphens, underscores and dots, such as com.example.app), so no push can name it as its topic; correct it in the build"
         )
     }
 

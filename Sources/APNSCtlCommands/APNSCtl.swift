@@ -385,13 +385,13 @@ public struct APNSCtl: ParsableCommand {
                 continue
             }
             let names = subcommands.map { $0._commandName }
-            let shown = JSONWriter.quoted(PrintableText.escapingControls(name))
+            let shown = PrintableText.quoted(PrintableText.escapingControls(name))
             guard !names.isEmpty else {
                 world.standardError.print("error: help: \(path.joined(separator: " ")) has no subcommand \(shown)\n")
                 return ExitStatus.usage
             }
             let near =
-                Suggestion.closest(to: name, among: names).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
+                Suggestion.closest(to: name, among: names).map { "did you mean \(PrintableText.quoted($0))? " } ?? ""
             world.standardError.print(
                 "error: help: unknown command \(shown); \(near)"
                     + "the commands are \(names.joined(separator: ", ")) (\(path.joined(separator: " ")) --help lists them)\n"

@@ -140,7 +140,7 @@ public enum FileSystem {
         else { return "" }
         let trimmed = String(scalars[first...last])
         guard trimmed != String(path), exists(trimmed) else { return "" }
-        return "; \(JSONWriter.quoted(trimmed)) is one: the path has a blank or an invisible character around it "
+        return "; \(PrintableText.quoted(trimmed)) is one: the path has a blank or an invisible character around it "
             + "(kept by quotes, a .env file's line or a paste); remove it"
     }
 

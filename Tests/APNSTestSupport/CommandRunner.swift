@@ -51,6 +51,9 @@ public enum CommandRunner {
         return apnsctlPath
     }
 
+    /// Whether `measuredPath` is the release build (`make test`), not the -enable-testing build beside the tests.
+    public static var measuresReleaseBuild: Bool { measuredPath != apnsctlPath }
+
     /// Runs the built apnsctl with `arguments`.
     @discardableResult
     public static func apnsctl(

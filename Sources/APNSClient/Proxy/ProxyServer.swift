@@ -131,7 +131,7 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
                         ? "a scheme is followed by :// (\(scheme)://)" : "not a host name or an IPv6 address")
             }
         } else if let bad = parts.host.first(where: { !($0.isLetter || $0.isNumber || "-._".contains($0)) }) {
-            throw problem("a host name holds no \(JSONWriter.quoted(String(bad)))")
+            throw problem("a host name holds no \(PrintableText.quoted(String(bad)))")
         }
         // RFC 1929 gives each a length byte: a longer one would be cut, and the proxy would refuse it as wrong.
         if kind != .http, (user?.utf8.count ?? 0) > 255 || (password?.utf8.count ?? 0) > 255 {

@@ -34,7 +34,7 @@ extension PayloadChecker {
                 ? " (it ends with \"\(topic.suffix(suffix.count))\", in another case)" : ""
             error(
                 root, at: 0,
-                "topic \(JSONWriter.quoted(topic)) lacks the \"\(suffix)\" suffix that \(pushType.rawValue) pushes need\(caseNote); use \(names.topic) \(use)",
+                "topic \(PrintableText.quoted(topic)) lacks the \"\(suffix)\" suffix that \(pushType.rawValue) pushes need\(caseNote); use \(names.topic) \(use)",
                 flag: "\(names.topic) \(topic)")
         } else if suffix.isEmpty, pushType != .mdm, let other, !topic.hasSuffix(other.topicSuffix) {
             // `.VoIP`: another type's suffix in another case, which APNs does not match as that suffix.
@@ -42,12 +42,12 @@ extension PayloadChecker {
             let bare = String(topic.dropLast(other.topicSuffix.count))
             warning(
                 root, at: 0,
-                "topic \(JSONWriter.quoted(topic)) ends with \"\(ending)\", the suffix of \(other.rawValue) pushes in another case; for \(other.rawValue.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(other.rawValue) push use \(names.pushType) \(other.rawValue) and \(names.topic) \(bare)\(other.topicSuffix), else the bare bundle id",
+                "topic \(PrintableText.quoted(topic)) ends with \"\(ending)\", the suffix of \(other.rawValue) pushes in another case; for \(other.rawValue.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(other.rawValue) push use \(names.pushType) \(other.rawValue) and \(names.topic) \(bare)\(other.topicSuffix), else the bare bundle id",
                 flag: "\(names.topic) \(topic)")
         } else if suffix.isEmpty, pushType != .mdm, let other {
             warning(
                 root, at: 0,
-                "topic \(JSONWriter.quoted(topic)) ends with \"\(other.topicSuffix)\", the suffix of \(other.rawValue) pushes, but this is \(pushType.rawValue.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(pushType.rawValue) push; use \(names.pushType) \(other.rawValue) or the bare bundle id",
+                "topic \(PrintableText.quoted(topic)) ends with \"\(other.topicSuffix)\", the suffix of \(other.rawValue) pushes, but this is \(pushType.rawValue.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(pushType.rawValue) push; use \(names.pushType) \(other.rawValue) or the bare bundle id",
                 flag: "\(names.topic) \(topic)")
         }
     }

@@ -33,7 +33,7 @@ public enum Suggestion {
     /// `; did you mean "x"?` or an empty string.
     public static func didYouMean(_ word: String, among candidates: [String]) -> String {
         guard let s = closest(to: word, among: candidates) else { return "" }
-        return "; did you mean \(JSONWriter.quoted(s))?"
+        return "; did you mean \(PrintableText.quoted(s))?"
     }
 
     /// Lower case without separators.

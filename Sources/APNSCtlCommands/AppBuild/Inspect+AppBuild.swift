@@ -27,7 +27,7 @@ enum AppBuildMessages {
     static func noPush(_ build: AppBuild) -> String {
         if let value = build.apsEnvironment {
             return
-                "\(build.path): aps-environment \(JSONWriter.quoted(value)) is neither development nor production, so the app gets no device token; correct the entitlement and build again"
+                "\(build.path): aps-environment \(PrintableText.quoted(value)) is neither development nor production, so the app gets no device token; correct the entitlement and build again"
         }
         return
             "\(build.path): no aps-environment entitlement: enable the Push Notifications capability in Xcode (Signing & Capabilities) and build again; until then the app gets no device token"

@@ -32,7 +32,7 @@ extension APNSCtl.Channel {
             let name = plan.settings[.storage]?.value ?? "none"
             guard let policy = ChannelStorage(name: name) else {
                 throw CLIError.usage(
-                    "\(plan.settings.label(.storage)) \(JSONWriter.quoted(name)): unknown policy; use none (No Message Stored) or most-recent"
+                    "\(plan.settings.label(.storage)) \(PrintableText.quoted(name)): unknown policy; use none (No Message Stored) or most-recent"
                 )
             }
             let output = ChannelOutput(format: plan.format, in: world)

@@ -49,7 +49,7 @@ extension APNSCtl.Config {
             if let cause {
                 let word = SettingsName.suggestion(for: name)
                 throw CLIError.usage(
-                    "device name \(JSONWriter.quoted(name)) \(cause)"
+                    "device name \(PrintableText.quoted(name)) \(cause)"
                         + (word.isEmpty ? "" : "; name it \(ShellWord.of(word))"))
             }
             if let why = DeviceNames.tokenReading(name) {
@@ -67,12 +67,12 @@ extension APNSCtl.Config {
                 }
                 let mended = DeviceNames.isHexOnly(name) ? "a name with another letter (my-\(name))" : "another name"
                 throw CLIError.usage(
-                    "device name \(JSONWriter.quoted(name)) \(why), so -d \(ShellWord.of(name)) would read as a token; give it \(mended)"
+                    "device name \(PrintableText.quoted(name)) \(why), so -d \(ShellWord.of(name)) would read as a token; give it \(mended)"
                 )
             }
             let parsed: DeviceToken
             do { parsed = try DeviceToken(parsing: token) } catch {
-                throw CLIError.usage("device token for \(JSONWriter.quoted(name)): \(error.message)")
+                throw CLIError.usage("device token for \(PrintableText.quoted(name)): \(error.message)")
             }
             var edit = try SettingsFileEdit(options: file, world: world)
             let table = profile.map { ["profiles", $0, "devices"] } ?? ["devices"]
@@ -156,10 +156,10 @@ extension APNSCtl.Config {
                             + "\(edit.location.configCommand("remove-device"))\(other.map { " --profile \(ShellWord.of($0))" } ?? "") "
                             + ShellWord.of(name)
                     }
-                    ?? Suggestion.closest(to: name, among: known).map { "did you mean \(JSONWriter.quoted($0))?" }
+                    ?? Suggestion.closest(to: name, among: known).map { "did you mean \(PrintableText.quoted($0))?" }
                     ?? (known.isEmpty ? "it has none" : "its names: \(known.joined(separator: ", "))")
                 throw CLIError.usage(
-                    "\(JSONWriter.quoted(name)): no such device name in \(SettingsEditor.header(table)) of \(edit.location.path); \(near)"
+                    "\(PrintableText.quoted(name)): no such device name in \(SettingsEditor.header(table)) of \(edit.location.path); \(near)"
                 )
             }
             try edit.write(

@@ -86,7 +86,7 @@ extension APNSCtl.Config {
                 }
                 guard flagName.hasPrefix("--") else {
                     throw CLIError.usage(
-                        "\(JSONWriter.quoted(flag)): config init takes setting flags as --name value (--topic com.example.app)"
+                        "\(PrintableText.quoted(flag)): config init takes setting flags as --name value (--topic com.example.app)"
                     )
                 }
                 let key = String(flagName.dropFirst(2))

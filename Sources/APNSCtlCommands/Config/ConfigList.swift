@@ -37,9 +37,10 @@ extension APNSCtl.Config {
                 // Every command choosing no profile would fail on it: said here, where the user looks first.
                 let names = parsed.profiles.map(\.name) + MockProfile.names
                 let near =
-                    Suggestion.closest(to: d.name, among: names).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
+                    Suggestion.closest(to: d.name, among: names).map { "did you mean \(PrintableText.quoted($0))? " }
+                    ?? ""
                 world.standardError.warning(
-                    "\(parsed.path):\(d.line): default-profile = \(JSONWriter.quoted(d.name)) names no profile, so every command without -p fails; \(near)fix it with \(input.location.configCommand("set")) default-profile NAME"
+                    "\(parsed.path):\(d.line): default-profile = \(PrintableText.quoted(d.name)) names no profile, so every command without -p fails; \(near)fix it with \(input.location.configCommand("set")) default-profile NAME"
                 )
             }
             // The profile APNSCTL_PROFILE chooses is the one every command without -p uses: said beside the file's
@@ -54,7 +55,9 @@ extension APNSCtl.Config {
                     }
                 } else {
                     let near =
-                        Suggestion.closest(to: chosen, among: names).map { "did you mean \(JSONWriter.quoted($0))? " }
+                        Suggestion.closest(to: chosen, among: names).map {
+                            "did you mean \(PrintableText.quoted($0))? "
+                        }
                         ?? ""
                     world.standardError.warning(
                         "APNSCTL_PROFILE=\(ShellWord.of(chosen)) names no profile, so every command without -p fails; \(near)"
@@ -71,7 +74,7 @@ extension APNSCtl.Config {
                         .map { $0 + " " }.joined()
                     let name = ShellWord.of(entry.name)
                     world.standardError.warning(
-                        "\(entry.file):\(entry.line): device \(JSONWriter.quoted(entry.name)) is not a usable token: \(why); "
+                        "\(entry.file):\(entry.line): device \(PrintableText.quoted(entry.name)) is not a usable token: \(why); "
                             + "send -d \(name) fails until it is mended: apnsctl config add-device \(profile)\(name) TOKEN "
                             + "replaces it, apnsctl config remove-device \(profile)\(name) removes it")
                 }

@@ -58,7 +58,7 @@ extension APNSCtl.Config {
             }
             // A topic every send would refuse (quotes kept, a stray dot) is refused before it is written.
             if setting == Setting.of(.topic), case .text(let topic) = value {
-                try TopicShape.check(topic, label: "topic \(JSONWriter.quoted(topic))")
+                try TopicShape.check(topic, label: "topic \(PrintableText.quoted(topic))")
             }
             let table = ["profiles", profileName]
             let line: Int
@@ -147,9 +147,10 @@ extension APNSCtl.Config {
             let names = file.profiles.map(\.name) + MockProfile.names.filter { file.profile($0) == nil }
             guard names.contains(name) else {
                 let near =
-                    Suggestion.closest(to: name, among: names).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
+                    Suggestion.closest(to: name, among: names).map { "did you mean \(PrintableText.quoted($0))? " }
+                    ?? ""
                 throw .usage(
-                    "default-profile \(JSONWriter.quoted(name)): no such profile; \(near)the profiles are \(names.joined(separator: ", ")) (create one with \(edit.location.configCommand("set")) --profile \(ShellWord.of(name)) KEY VALUE)"
+                    "default-profile \(PrintableText.quoted(name)): no such profile; \(near)the profiles are \(names.joined(separator: ", ")) (create one with \(edit.location.configCommand("set")) --profile \(ShellWord.of(name)) KEY VALUE)"
                 )
             }
             let line: Int
@@ -322,7 +323,7 @@ enum ProfileKeyCheck {
         }
         if SettingCatalog.perRunInputs.contains(key) {
             throw .usage(
-                "\(asFlag ? shown : JSONWriter.quoted(key)) is an input of one run, not a setting; give it on the command line"
+                "\(asFlag ? shown : PrintableText.quoted(key)) is an input of one run, not a setting; give it on the command line"
             )
         }
         let asTOML: TOMLValue? =

@@ -50,12 +50,13 @@ extension APNSCtl.Config {
             let format = output
             guard let target = SettingCommand(rawValue: (command ?? "send").lowercased()) else {
                 throw CLIError.usage(
-                    "--for \(JSONWriter.quoted(command ?? "")): not a command with settings; use send, channel, doctor or jwt"
+                    "--for \(PrintableText.quoted(command ?? "")): not a command with settings; use send, channel, doctor or jwt"
                         + Suggestion.didYouMean(command ?? "", among: SettingCommand.allCases.map(\.rawValue)))
             }
             if let profile, let profileOption, profile != profileOption {
                 throw CLIError.usage(
-                    "two profiles: \(JSONWriter.quoted(profile)) and \(JSONWriter.quoted(profileOption)); give one")
+                    "two profiles: \(PrintableText.quoted(profile)) and \(PrintableText.quoted(profileOption)); give one"
+                )
             }
             // The variables the command would say it does not read, said here too: config show is where a CI user
             // looks for why a setting is not what the job set.
@@ -74,7 +75,7 @@ extension APNSCtl.Config {
                     e.message.contains("unknown profile")
                 {
                     throw CLIError.usage(
-                        "\(JSONWriter.quoted(name)) is a setting, not a profile: config show takes a profile and lists "
+                        "\(PrintableText.quoted(name)) is a setting, not a profile: config show takes a profile and lists "
                             + "every setting, \(name) among them (apnsctl config show | grep \(ShellWord.of(name)))")
                 }
                 throw CLIError(e)

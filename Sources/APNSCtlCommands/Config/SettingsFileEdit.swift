@@ -61,7 +61,8 @@ struct SettingsFileEdit {
             // the mock's credentials), is no profile to make without being asked by name.
             if let names = editor.profileNames, !names.contains(chosen) {
                 let near =
-                    Suggestion.closest(to: chosen, among: names).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
+                    Suggestion.closest(to: chosen, among: names).map { "did you mean \(PrintableText.quoted($0))? " }
+                    ?? ""
                 let builtIn =
                     MockProfile.names.contains(chosen)
                     ? " (the built-in profile of apnsctl mock, which a table of that name would replace)" : ""
@@ -94,7 +95,7 @@ struct SettingsFileEdit {
                 MockProfile.names.contains(d.name)
                 ? " (the built-in profile of apnsctl mock, which a table of that name would replace)" : ""
             throw .usage(
-                "\(what): \(location.path)'s default-profile \(JSONWriter.quoted(d.name)) chooses the profile to "
+                "\(what): \(location.path)'s default-profile \(PrintableText.quoted(d.name)) chooses the profile to "
                     + "edit, and the file has none of that name\(builtIn); to make it, give --profile "
                     + "\(ShellWord.of(d.name)); to edit another, give its --profile")
         }
@@ -108,7 +109,7 @@ struct SettingsFileEdit {
             let near = file.profiles.map(\.name).first(where: { Self.isTypo(name, of: $0) })
         else { return }
         world.standardError.warning(
-            "profile \(name.escapingControlsForOutput()) is new in \(location.path); did you mean \(JSONWriter.quoted(near))? (written as asked)"
+            "profile \(name.escapingControlsForOutput()) is new in \(location.path); did you mean \(PrintableText.quoted(near))? (written as asked)"
         )
     }
 
@@ -139,9 +140,9 @@ struct SettingsFileEdit {
     func requireProfile(_ name: String?) throws(CLIError) {
         guard let name, let file = try? self.file, file.profile(name) == nil else { return }
         let names = file.profiles.map(\.name)
-        let near = Suggestion.closest(to: name, among: names).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
+        let near = Suggestion.closest(to: name, among: names).map { "did you mean \(PrintableText.quoted($0))? " } ?? ""
         throw .usage(
-            "--profile \(JSONWriter.quoted(name)): \(location.path) has no such profile; \(near)"
+            "--profile \(PrintableText.quoted(name)): \(location.path) has no such profile; \(near)"
                 + (names.isEmpty ? "it has none" : "its profiles: \(names.joined(separator: ", "))"))
     }
 

@@ -94,7 +94,7 @@ extension APNSCtl {
             // A blank kept around the name (quotes, a .env line, a paste) makes a file nobody will find by its name.
             if output.trimmingBlanks() != output {
                 world.standardError.warning(
-                    "-o \(JSONWriter.quoted(output)): the name has a blank around it (kept by quotes, a .env file's line or a paste), and is written as given; without it: -o \(ShellWord.of(output.trimmingBlanks()))"
+                    "-o \(PrintableText.quoted(output)): the name has a blank around it (kept by quotes, a .env file's line or a paste), and is written as given; without it: -o \(ShellWord.of(output.trimmingBlanks()))"
                 )
             }
             // A .p12 becomes PEM with its key: refused on a terminal before its passphrase is asked for.

@@ -22,13 +22,13 @@ enum HistoryAccess {
         if text.lowercased() != "last" && wanted == nil && !beyondEveryEntry {
             let near = Suggestion.closest(to: text, among: ["last"]).map { "did you mean \($0)? Else " } ?? ""
             throw .usage(
-                "\(JSONWriter.quoted(reference)): not a history entry; \(near)give its number (apnsctl history lists them) or last"
+                "\(PrintableText.quoted(reference)): not a history entry; \(near)give its number (apnsctl history lists them) or last"
             )
         }
         // `--replay=-1` meant as "the one before last": numbers count up from 1, and only `last` counts back.
         if let wanted, wanted < 1 {
             throw .usage(
-                "history entry numbers start at #1, so \(JSONWriter.quoted(reference)) names none; last is the newest, and apnsctl history lists the others with their numbers"
+                "history entry numbers start at #1, so \(PrintableText.quoted(reference)) names none; last is the newest, and apnsctl history lists the others with their numbers"
             )
         }
         guard let store = try open(in: world) else { throw noFolder(in: world).map { .usage($0) } ?? nothingRecorded }

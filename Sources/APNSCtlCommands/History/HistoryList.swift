@@ -108,7 +108,7 @@ extension APNSCtl.History {
                 }
                 let nearReason = reason.flatMap { HistoryTime.closestReason(to: $0) }
                 let guesses = [
-                    nearDevice.map { "the device \(JSONWriter.quoted($0))" },
+                    nearDevice.map { "the device \(PrintableText.quoted($0))" },
                     nearReason.map { "the reason \($0)" },
                 ].compactMap { $0 }
                 var guess = guesses.isEmpty ? "" : "; did you mean \(guesses.joined(separator: " and "))?"

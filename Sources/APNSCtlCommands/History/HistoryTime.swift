@@ -27,7 +27,7 @@ enum HistoryTime {
             }
         }
         throw .usage(
-            "\(flag) \(JSONWriter.quoted(text)): not a time; give a duration ago (30m, 2h, 7d), a local date or time (2026-11-28, 2026-11-28 18:02) or one with its zone (2026-11-28T18:02:00Z, 2026-11-28T18:02:00+05:00)"
+            "\(flag) \(PrintableText.quoted(text)): not a time; give a duration ago (30m, 2h, 7d), a local date or time (2026-11-28, 2026-11-28 18:02) or one with its zone (2026-11-28T18:02:00Z, 2026-11-28T18:02:00+05:00)"
         )
     }
 
@@ -39,7 +39,7 @@ enum HistoryTime {
             RequestDefaults.durationSeconds(String(trimmed.dropFirst())) != nil
         else { return nil }
         let unsigned = String(trimmed.dropFirst())
-        return "\(flag) \(JSONWriter.quoted(text)): a duration here already counts back from now (\(unsigned) ago); "
+        return "\(flag) \(PrintableText.quoted(text)): a duration here already counts back from now (\(unsigned) ago); "
             + "write \(flag) \(unsigned)"
     }
 
@@ -79,7 +79,7 @@ enum HistoryTime {
         guard (try? DeviceToken(parsing: name)) == nil, !HistoryQuery.isShortenedToken(name) else { return [] }
         let skipped = { (why: String) -> [String] in
             world.standardError.warning(
-                "--device \(JSONWriter.quoted(name)): the settings file's device names were not looked up: \(why)")
+                "--device \(PrintableText.quoted(name)): the settings file's device names were not looked up: \(why)")
             return []
         }
         let input: SettingsInput

@@ -64,9 +64,10 @@ extension APNSCtl {
                 channels.json in the state dir across restarts; mock.json names the same port as \
                 manage_endpoint; each broadcast is logged with "channel" instead of "device".
 
-                With --detach the command returns once the mock is ready (exit 0), printing the ready lines, \
-                its pid and its log file (--log, default mock.log in the state dir), with the mock running on \
-                in the background; a mock that cannot start gives its own error and exit code. apnsctl mock \
+                With --detach the command returns once the mock is ready (exit 0), printing its endpoint on \
+                stdout (endpoint=$(apnsctl mock --detach --port 0)) and the ready lines, its pid and its log \
+                file (--log, default mock.log in the state dir) on stderr, with the mock running on in the \
+                background; a mock that cannot start gives its own error and exit code. apnsctl mock \
                 stop [--state-dir DIR] stops the mock of that state dir and waits for it to exit.
 
                 Exit codes: 64 bad flags, 66/77 unreadable or unusable --auth-key-pub, 69 the address cannot \
@@ -192,7 +193,7 @@ extension APNSCtl {
         func validate() throws {
             func nearEnvironment(_ given: String) -> String {
                 Suggestion.closest(to: given, among: ["sandbox", "production", "development", "prod", "dev"])
-                    .map { "; did you mean \(JSONWriter.quoted($0))?" } ?? ""
+                    .map { "; did you mean \(PrintableText.quoted($0))?" } ?? ""
             }
             guard APNSEnvironment(userValue: environment) != nil else {
                 throw ValidationError("--env \(environment): use sandbox or production" + nearEnvironment(environment))
@@ -388,7 +389,7 @@ extension APNSCtl {
                 announce(
                     state: state, endpoint: endpoint, environment: env, profilesFindIt: profilesFindIt,
                     to: MessageStream { bytes in collected.withLock { $0 += bytes } })
-                DetachedProcess.sayReady(collected.withLock { $0 })
+                DetachedProcess.sayReady(MockDetach.readyMessage(endpoint: endpoint, lines: collected.withLock { $0 }))
             } else {
                 announce(
                     state: state, endpoint: endpoint, environment: env, profilesFindIt: profilesFindIt, to: messages)

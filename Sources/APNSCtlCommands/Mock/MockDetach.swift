@@ -39,11 +39,30 @@ enum MockDetach {
             world.standardError.print(String(decoding: said, as: UTF8.self))
             throw .checksFailed(code: status ?? ExitStatus.internalError, message: nil)
         }
-        world.standardError.print(String(decoding: message, as: UTF8.self))
+        let (endpoint, lines) = readyParts(message)
+        world.standardError.print(String(decoding: lines, as: UTF8.self))
         let stop = "apnsctl mock stop" + (stateDirGiven ? " --state-dir \(MockCommandText.shellQuote(directory))" : "")
         world.standardError.print(
             "apnsctl mock: running in the background as pid \(process.pid), logging to \(logPath); stop it with: \(stop)\n"
         )
+        // The endpoint is the command's result, so `endpoint=$(apnsctl mock --detach --port 0)` catches it.
+        guard let endpoint else { return }
+        world.standardOutput.write(Array((endpoint + "\n").utf8))
+        if let failure = world.standardOutput.failure {
+            throw .outputFailed(
+                "writing standard output: \(FileSystem.errnoText(failure.code)); the mock runs on as pid \(process.pid) (stop it with: \(stop))"
+            )
+        }
+    }
+
+    /// What the background mock says over the pipe once ready: its endpoint on the first line, then the ready
+    /// lines for stderr.
+    static func readyMessage(endpoint: String, lines: [UInt8]) -> [UInt8] { Array((endpoint + "\n").utf8) + lines }
+
+    /// The endpoint and the ready lines of `readyMessage`'s bytes.
+    static func readyParts(_ message: [UInt8]) -> (endpoint: String?, lines: [UInt8]) {
+        guard let newline = message.firstIndex(of: UInt8(ascii: "\n")) else { return (nil, message) }
+        return (String(decoding: message[..<newline], as: UTF8.self), Array(message[(newline + 1)...]))
     }
 
     /// The command line for the background mock: this one without `--detach` and `--log`, saying ready on the

@@ -69,7 +69,7 @@ extension PayloadFlagProblem {
             // A whole number past Int's range, as the validator says of it in a payload.
             return "--badge \(text): too large; use a count the app can show"
         case .badBadge(let text):
-            return "--badge \(JSONWriter.quoted(text)): must be a whole number, 0 or more (0 removes the badge)"
+            return "--badge \(PrintableText.quoted(text)): must be a whole number, 0 or more (0 removes the badge)"
         case .notJSON(let field, let file, let error):
             return
                 "\(Self.label(field, file: file)): line \(error.line), column \(error.column): not valid JSON: \(error.message)"
@@ -86,9 +86,9 @@ extension PayloadFlagProblem {
             return "\(field.flag) \(problem.message)"
         case .badTimestamp(let text):
             return
-                "--timestamp \(JSONWriter.quoted(text)): give now (the default with --live-activity), a UNIX time in seconds, or an ISO 8601 date-time with Z or an offset, such as 2026-11-28T18:30:00Z"
+                "--timestamp \(PrintableText.quoted(text)): give now (the default with --live-activity), a UNIX time in seconds, or an ISO 8601 date-time with Z or an offset, such as 2026-11-28T18:30:00Z"
         case .badRelevanceScore(let text):
-            return "--relevance-score \(JSONWriter.quoted(text)): not a number; give a number such as 0.5 "
+            return "--relevance-score \(PrintableText.quoted(text)): not a number; give a number such as 0.5 "
                 + "(alerts take 0 to 1; the Live Activity with the highest score gets the Dynamic Island)"
         }
     }

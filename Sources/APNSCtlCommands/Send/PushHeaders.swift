@@ -34,7 +34,7 @@ struct PushHeaders: Equatable {
             description.topic != nil
             ? "\(description.topicLabel) \(topic)"
             : payload.payload.simulatorTargetBundle == topic
-                ? "\(JSONWriter.quoted(Payload.simulatorTargetBundleKey)) \(topic)" : "the topic \(topic)"
+                ? "\(PrintableText.quoted(Payload.simulatorTargetBundleKey)) \(topic)" : "the topic \(topic)"
         // An `.apns` file's own bundle is that file's fault: the validator says so at its key (65), with its position.
         if description.topic != nil || payload.payload.simulatorTargetBundle != topic {
             try TopicShape.check(topic, label: topicLabel)
@@ -77,7 +77,7 @@ struct PushHeaders: Equatable {
             description.topic != nil
             ? description.topicLabel
             : payload.payload.simulatorTargetBundle == topic
-                ? "the payload's \(JSONWriter.quoted(Payload.simulatorTargetBundleKey))" : nil
+                ? "the payload's \(PrintableText.quoted(Payload.simulatorTargetBundleKey))" : nil
         if let warning = try certificate?.check(pushType, topic: topic, topicOrigin: topicOrigin) {
             warnings.append(warning)
         }
@@ -173,7 +173,7 @@ struct PushHeaders: Equatable {
         else {
             if certificate == nil, let near = parsed.misspeltSimulatorTargetBundleKey {
                 throw .usage(
-                    "\(CredentialChoice.topicRequired.message ?? ""); the file's \(JSONWriter.quoted(near)) gives none: Xcode reads the key as spelt, \(JSONWriter.quoted(Payload.simulatorTargetBundleKey))"
+                    "\(CredentialChoice.topicRequired.message ?? ""); the file's \(PrintableText.quoted(near)) gives none: Xcode reads the key as spelt, \(PrintableText.quoted(Payload.simulatorTargetBundleKey))"
                 )
             }
             guard certificate != nil else { throw CredentialChoice.topicRequired }

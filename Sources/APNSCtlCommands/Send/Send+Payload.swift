@@ -11,7 +11,7 @@ extension APNSCtl.Send {
         guard let event = LiveActivityEvent(rawValue: text.lowercased()) else {
             let names = LiveActivityEvent.allCases.map(\.rawValue)
             throw .usage(
-                "--live-activity \(JSONWriter.quoted(text)): must be start, update or end\(Suggestion.closest(to: text.lowercased(), among: names).map { "; did you mean \($0)?" } ?? "")"
+                "--live-activity \(PrintableText.quoted(text)): must be start, update or end\(Suggestion.closest(to: text.lowercased(), among: names).map { "; did you mean \($0)?" } ?? "")"
             )
         }
         return event

@@ -110,7 +110,7 @@ extension APNSCtl.Send {
             let warning = app.otherAppWarning(
                 topic: headers.topic,
                 label: description.topic != nil
-                    ? description.topicLabel : JSONWriter.quoted(Payload.simulatorTargetBundleKey))
+                    ? description.topicLabel : PrintableText.quoted(Payload.simulatorTargetBundleKey))
         {
             world.standardError.warning(warning)
         }
@@ -240,7 +240,7 @@ extension APNSCtl.Send {
         if settings[.topic] == nil, flag.hasPrefix(names.topic + " ") {
             let topic = flag.dropFirst(names.topic.count + 1)
             if let bundle = payload?.simulatorTargetBundle, topic == bundle {
-                return "\(JSONWriter.quoted(Payload.simulatorTargetBundleKey)) \(bundle)"
+                return "\(PrintableText.quoted(Payload.simulatorTargetBundleKey)) \(bundle)"
             }
             if let defaultTopic { return "the default topic \(topic) (\(defaultTopic))" }
         }

@@ -38,6 +38,7 @@ public enum ProfileKeyAdvice {
     /// `did you mean "topic"?` or `did you mean env = "sandbox"?` for a key in the file or `config set`.
     public static func suggestion(for key: String, value: TOMLValue? = nil) -> String? {
         guard let (name, value) = alternative(for: key, value: value) else { return nil }
-        return "did you mean " + (value.map { "\(name) = \(JSONWriter.quoted($0))" } ?? JSONWriter.quoted(name)) + "?"
+        return "did you mean " + (value.map { "\(name) = \(PrintableText.quoted($0))" } ?? PrintableText.quoted(name))
+            + "?"
     }
 }

@@ -87,11 +87,13 @@ public struct SettingsFile: Sendable, Equatable {
                 }
                 if SettingCatalog.setting(key) != nil {
                     throw .usage(
-                        "\(at(node)): \(JSONWriter.quoted(key)) at the top level; settings go in a profile: put it under [profiles.NAME]",
+                        "\(at(node)): \(PrintableText.quoted(key)) at the top level; settings go in a profile: put it under [profiles.NAME]",
                         mend: Self.mend(key, node, profile: nil))
                 }
                 let near =
-                    Suggestion.closest(to: key, among: topLevelKeys).map { "did you mean \(JSONWriter.quoted($0))? " }
+                    Suggestion.closest(to: key, among: topLevelKeys).map {
+                        "did you mean \(PrintableText.quoted($0))? "
+                    }
                     ?? ""
                 throw .usage(
                     "\(at(node)): unknown key \"\(key.escapingControls())\" at the top level; \(near)the top level holds default-profile, [profiles.NAME] and [devices]",
@@ -124,7 +126,7 @@ public struct SettingsFile: Sendable, Equatable {
             }
             if SettingCatalog.perRunInputs.contains(key) {
                 throw .usage(
-                    "\(at): \(JSONWriter.quoted(key)) in \(section) is an input of one run, not a setting; give it on the command line",
+                    "\(at): \(PrintableText.quoted(key)) in \(section) is an input of one run, not a setting; give it on the command line",
                     mend: Self.mend(key, valueNode, profile: name))
             }
             // CLI.md's spelling of the history's off switch: `history = false` is `no-history = true`.
@@ -183,7 +185,7 @@ public struct SettingsFile: Sendable, Equatable {
             if let why = DeviceNames.tokenReading(name) {
                 let mended = DeviceNames.isHexOnly(name) ? "a name with another letter (my-\(name))" : "another name"
                 throw .usage(
-                    "\(path):\(valueNode.position.line): device name \(JSONWriter.quoted(name)) in \(section) \(why), so -d \(ShellWord.of(name)) would read as a token; give it \(mended)",
+                    "\(path):\(valueNode.position.line): device name \(PrintableText.quoted(name)) in \(section) \(why), so -d \(ShellWord.of(name)) would read as a token; give it \(mended)",
                     mend: name.isEmpty ? nil : .device(name, profile: profile))
             }
             out.append(DeviceName(name: name, value: valueNode.value, line: valueNode.position.line))

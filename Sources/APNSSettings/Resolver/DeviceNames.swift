@@ -107,15 +107,15 @@ public struct DeviceNames: Sendable, Equatable {
             switch self {
             case .token(let p): return p.message
             case .unknownName(let name, let known):
-                let unknown = naming ? "unknown device name \(JSONWriter.quoted(name))" : "unknown device name"
-                if let near = suggestion { return "\(unknown); did you mean \(JSONWriter.quoted(near))?" }
+                let unknown = naming ? "unknown device name \(PrintableText.quoted(name))" : "unknown device name"
+                if let near = suggestion { return "\(unknown); did you mean \(PrintableText.quoted(near))?" }
                 if known.isEmpty {
                     return
                         "not a device token, and no device names are defined (add them under [devices] in the settings file)"
                 }
                 return "\(unknown); the known names are \(Self.listed(known))"
             case .badEntry(let e, let why):
-                return "device name \(JSONWriter.quoted(e.name)) (\(e.file):\(e.line)) is not a usable token: \(why)"
+                return "device name \(PrintableText.quoted(e.name)) (\(e.file):\(e.line)) is not a usable token: \(why)"
             }
         }
 

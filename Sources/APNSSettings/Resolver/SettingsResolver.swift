@@ -286,14 +286,14 @@ public enum SettingsResolver {
         let names = (file?.profiles.map(\.name) ?? []) + builtIn
         guard let file else {
             let near =
-                Suggestion.closest(to: chosen.value, among: names).map { "did you mean \(JSONWriter.quoted($0))? " }
+                Suggestion.closest(to: chosen.value, among: names).map { "did you mean \(PrintableText.quoted($0))? " }
                 ?? ""
             throw .usage(
                 "\(label): unknown profile; \(near)there is no settings file (\(input.location.path)), so the only profiles are the built-in mock and mock-token"
             )
         }
         if let near = Suggestion.closest(to: chosen.value, among: names) {
-            throw .usage("\(label): unknown profile; did you mean \(JSONWriter.quoted(near))?")
+            throw .usage("\(label): unknown profile; did you mean \(PrintableText.quoted(near))?")
         }
         throw .usage("\(label): unknown profile; the profiles in \(file.path) are \(names.joined(separator: ", "))")
     }

@@ -87,7 +87,7 @@ public enum SettingParser {
             let trimmed = s.trimmingBlanks()
             if trimmed != s, !trimmed.isEmpty, !FileSystem.exists(path(s)), FileSystem.exists(path(trimmed)) {
                 throw bad(
-                    "the path \(JSONWriter.quoted(trimmed)) has a blank around it (kept by quotes or a .env file's line); remove it"
+                    "the path \(PrintableText.quoted(trimmed)) has a blank around it (kept by quotes or a .env file's line); remove it"
                 )
             }
         }
@@ -192,7 +192,7 @@ public enum SettingParser {
                     FileSystem.exists(trimmed)
                 {
                     throw bad(
-                        "the path \(JSONWriter.quoted(trimmed)) has a line break or blank around it (a .env file "
+                        "the path \(PrintableText.quoted(trimmed)) has a line break or blank around it (a .env file "
                             + "saved on Windows ends each line with a CR); remove it")
                 }
                 return .credential(.pem(text: s, variable: name))
@@ -541,7 +541,7 @@ public enum SettingParser {
         case .toml: return ""
         }
         let words = ["high": "10", "immediate": "10", "low": "5", "conserve-power": "5", "conservepower": "5"]
-        if let n = words[text] { return "; did you mean \(JSONWriter.quoted(n))?" }
+        if let n = words[text] { return "; did you mean \(PrintableText.quoted(n))?" }
         guard text.count >= 2 else { return "" }
         return Suggestion.didYouMean(text, among: Priority.allCases.map { String($0.rawValue) })
     }
@@ -577,7 +577,7 @@ public enum SettingParser {
     /// Quoted (controls escaped) when empty or holding whitespace or control characters, so the value is seen
     /// exactly and cannot drive the terminal.
     private static func quotedIfNeeded(_ s: String) -> String {
-        s.isEmpty || HeaderValueRule.problem(in: s) != nil ? PrintableText.escapingControls(JSONWriter.quoted(s)) : s
+        s.isEmpty || HeaderValueRule.problem(in: s) != nil ? PrintableText.escapingControls(PrintableText.quoted(s)) : s
     }
 
     /// Why a profile's path `s` cannot be read as written, when it starts with a `~` a settings file does not

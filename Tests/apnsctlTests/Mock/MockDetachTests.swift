@@ -21,7 +21,8 @@ import Testing
             let state = try TemporaryDirectory(prefix: "detach")
             let script = """
                 set -e
-                "$0" mock --detach --port 0 --state-dir "$1" 2> "$1/ready.txt"
+                endpoint=$("$0" mock --detach --port 0 --state-dir "$1" 2> "$1/ready.txt")
+                echo "endpoint: $endpoint"
                 APNSCTL_MOCK_STATE_DIR="$1" "$0" send -p mock-token --alert Hello -d \(Self.device)
                 "$0" mock stop --state-dir "$1"
                 """
@@ -29,11 +30,15 @@ import Testing
                 "/bin/sh", ["-c", script, CommandRunner.apnsctlPath, state.path],
                 environment: ["XDG_CACHE_HOME": state.file("cache"), "XDG_CONFIG_HOME": state.file("config")])
             #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
-            #expect(r.stdout.hasPrefix("accepted  200  3f2a…9c1d"), "\(r.stdout)")
+            // The endpoint is the one line on stdout, the one the ready line names.
+            let printed = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(printed.count == 3 && printed[1].hasPrefix("accepted  200  3f2a…9c1d"), "\(r.stdout)")
+            let endpoint = String(printed[0].dropFirst("endpoint: ".count))
+            #expect(endpoint.hasPrefix("https://127.0.0.1:") && Int(endpoint.dropFirst(18)) != nil, "\(r.stdout)")
             #expect(r.stderr.hasPrefix("apnsctl mock: stopped the mock of \(state.path) (pid "), "\(r.stderr)")
 
             let ready = try String(contentsOfFile: state.file("ready.txt"), encoding: .utf8)
-            #expect(ready.hasPrefix("apnsctl mock: ready on https://127.0.0.1:"), "\(ready)")
+            #expect(ready.hasPrefix("apnsctl mock: ready on \(endpoint) (sandbox); "), "\(ready)")
             #expect(ready.contains("apnsctl mock: profiles: -p mock (its certificate) or -p mock-token"))
             let last = try #require(ready.split(separator: "\n").last.map(String.init))
             #expect(
@@ -59,9 +64,9 @@ import Testing
                     "-c",
                     """
                     set -e
-                    "$0" mock --detach --port 0 --state-dir "$1" 2> /dev/null
+                    "$0" mock --detach --port 0 --state-dir "$1" > /dev/null 2>&1
                     "$0" mock stop --state-dir "$1" 2> /dev/null
-                    (ulimit -f 1; exec "$0" mock --detach --port 0 --state-dir "$1" --log "$1/small.log") 2> /dev/null
+                    (ulimit -f 1; exec "$0" mock --detach --port 0 --state-dir "$1" --log "$1/small.log") > /dev/null 2>&1
                     APNSCTL_MOCK_STATE_DIR="$1" "$0" send -p mock-token --alert Hello -q \(devices)
                     status=0
                     "$0" mock stop --state-dir "$1" || status=$?
@@ -83,7 +88,7 @@ import Testing
         }
     }
 
-    @Test func aMockThatCannotStartIsItsOwnErrorAndExitCode() async throws {
+    @Test func aMockThatCannotStartOrPrintIsItsOwnErrorAndExitCode() async throws {
         try await offThePool {
             let state = try TemporaryDirectory(prefix: "detach-fail")
             let busy = try TemporaryDirectory(prefix: "detach-busy")
@@ -95,12 +100,14 @@ import Testing
                 with: Data(contentsOf: URL(fileURLWithPath: busy.file("mock.json"))))
             let endpoint = try #require((ready as? [String: Any])?["endpoint"] as? String)
             let port = try #require(endpoint.split(separator: ":").last.map(String.init))
+            #expect(first.stdout == endpoint + "\n", "\(first.stdout)")
 
             let second = try CommandRunner.run(
                 CommandRunner.apnsctlPath, ["mock", "--detach", "--port", port, "--state-dir", state.path])
             #expect(second.status == 69, "\(second.stderr)")
             #expect(second.stderr.hasPrefix("error: "), "\(second.stderr)")
             #expect(second.stderr.contains(port))
+            #expect(second.stdout.isEmpty, "\(second.stdout)")
             // The same state dir twice: the second is refused with the first one's pid, as without --detach.
             let again = try CommandRunner.run(
                 CommandRunner.apnsctlPath, ["mock", "--detach", "--port", "0", "--state-dir", busy.path])
@@ -109,6 +116,21 @@ import Testing
             // Said to the user only: the running mock's log (JSON lines scripts read) holds no line of it.
             let log = (try? String(contentsOfFile: busy.file("mock.log"), encoding: .utf8)) ?? ""
             #expect(!log.contains("state dir in use"), "\(log)")
+
+            // Started, but its endpoint cannot be printed: exit 74 (CLI.md), saying that it runs on and how to stop it.
+            let full = try CommandRunner.run(
+                "/bin/sh",
+                [
+                    "-c", #""$0" mock --detach --port 0 --state-dir "$1" > /dev/full"#, CommandRunner.apnsctlPath,
+                    state.path,
+                ])
+            #expect(full.status == 74, "\(full.stderr)")
+            let last = try #require(full.stderr.split(separator: "\n").last.map(String.init))
+            #expect(
+                last.hasPrefix("error: writing standard output: No space left on device; the mock runs on as pid ")
+                    && last.hasSuffix("(stop it with: apnsctl mock stop --state-dir \(state.path))"), "\(full.stderr)")
+            let stop = try CommandRunner.run(CommandRunner.apnsctlPath, ["mock", "stop", "--state-dir", state.path])
+            #expect(stop.status == 0 && stop.stderr.hasPrefix("apnsctl mock: stopped the mock of"), "\(stop.stderr)")
         }
     }
 

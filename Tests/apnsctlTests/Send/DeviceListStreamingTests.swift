@@ -99,7 +99,10 @@ import Testing
         try await offThePool {
             let (_, rss) = try Self.pipedSend(count: 200_000)
             #expect(rss != nil)
-            #expect((rss ?? .max) < 30 * 1024, "peak RSS \(rss ?? 0) kB")
+            // 30 MB for the release build `make test` measures (26 MB); the -enable-testing build a hand-run test
+            // measures peaks near 30 MB on its own, so it gets 2 MB more.
+            let bound = CommandRunner.measuresReleaseBuild ? 30 * 1024 : 32 * 1024
+            #expect((rss ?? .max) < bound, "peak RSS \(rss ?? 0) kB")
         }
     }
 

@@ -32,22 +32,22 @@ import Testing
         let base = ["send", "--cert", mock.certificate, "-d", Self.token(1)] + Self.nowhere
         let cases: [([String], String)] = [
             (["--topic", "com.example.demo "], "error: --topic \"com.example.demo \": ends with a space; "),
-            (["--topic", "com.example\tdemo"], "error: --topic \"com.example\\tdemo\": holds a tab; "),
-            (["--topic", "com.example.demo\n"], "error: --topic \"com.example.demo\\n\": ends with a line break; "),
+            (["--topic", "com.example\tdemo"], "error: --topic \"com.example\\u{9}demo\": holds a tab; "),
+            (["--topic", "com.example.demo\n"], "error: --topic \"com.example.demo\\u{A}\": ends with a line break; "),
             (["--collapse-id", "a b"], "error: --collapse-id \"a b\": holds a space; "),
             (
                 ["--collapse-id", "id\u{1B}]0;x"],
-                "error: --collapse-id \"id\\u001b]0;x\": holds a control character (U+001B); "
+                "error: --collapse-id \"id\\u{1B}]0;x\": holds a control character (U+001B); "
             ),
             (["--apns-id", " 8A6C1F8E-0000-4000-8000-000000000000"], "error: --apns-id "),
             // A bidirectional override would reorder the dry run's request and curl lines, printed raw.
             (
                 ["--collapse-id", "ab\u{202E}cd", "--dry-run"],
-                "error: --collapse-id \"ab\\u202ecd\": holds a bidirectional override (U+202E); "
+                "error: --collapse-id \"ab\\u{202E}cd\": holds a bidirectional override (U+202E); "
             ),
             (
                 ["--topic", "com.example.demo\u{2066}"],
-                "error: --topic \"com.example.demo\\u2066\": ends with a bidirectional override (U+2066); "
+                "error: --topic \"com.example.demo\\u{2066}\": ends with a bidirectional override (U+2066); "
             ),
         ]
         for (extra, expected) in cases {
@@ -62,7 +62,7 @@ import Testing
                 #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#,
             ] + Self.nowhere)
         #expect(channel.status == 64, "\(channel.stderr)")
-        #expect(channel.stderr.hasPrefix("error: --channel \"abc\\tdef\": holds a tab"), "\(channel.stderr)")
+        #expect(channel.stderr.hasPrefix("error: --channel \"abc\\u{9}def\": holds a tab"), "\(channel.stderr)")
         let requestID = try InProcess.apnsctl(
             [
                 "send", "--cert", mock.certificate, "--channel", "YWJj", "--request-id", "x y",

@@ -105,8 +105,9 @@ import Testing
         let flag = Self.run(
             ["send", "--cert", cert, "-d", Self.token, "--dry-run", "--priority", "7\(Self.rlo)"], variables, home: home
         )
-        // Quoted as a value with a character no header may hold (a bidirectional override), escaped.
-        #expect(flag.status == 64 && flag.stderr.contains(#"--priority "7\u202e""#), "\(flag.stderr)")
+        // Quoted as a value with a character no header may hold (a bidirectional override), escaped as the
+        // variable's value is, by the same function.
+        #expect(flag.status == 64 && flag.stderr.contains(#"--priority "7\u{202E}""#), "\(flag.stderr)")
         let profile = Self.run(
             ["send", "--cert", cert, "-d", Self.token, "--dry-run", "-p", "nope\(Self.csi)"], variables, home: home)
         #expect(
@@ -191,6 +192,18 @@ import Testing
         let error = try jsonObject(json.stdout.split(separator: "\n").first.map(String.init) ?? "")["error"] as? String
         #expect(error?.contains("403 Forbidden \u{1B}[2J\u{9B}\u{202E}drow") == true, "\(String(describing: error))")
         Self.expectNoneRaw(text.stdout, text.stderr, json.stdout, json.stderr, what: "a proxy's answer")
+    }
+
+    /// A settings file's key in a message: quoted by the one function for printed text
+    /// (`\u{1B}`), not JSON's (`\u001b`), as the same names are in listings.
+    @Test func namesFromTheSettingsFileAreQuotedAsPrintedText() throws {
+        let dir = try TemporaryDirectory(prefix: "printed-quoted")
+        try FileManager.default.createDirectory(atPath: dir.file("config/apnsctl"), withIntermediateDirectories: true)
+        try dir.write("config/apnsctl/config.toml", "\"a\\u001b\\u202eb\" = 1\n[profiles.dev]\n")
+        let variables = ["XDG_CONFIG_HOME": dir.file("config"), "XDG_CACHE_HOME": dir.file("cache")]
+        let list = Self.run(["config", "list"], variables, home: dir.path)
+        #expect(list.status == 64 && list.stderr.contains(#""a\u{1B}\u{202E}b" at the top level"#), "\(list.stderr)")
+        Self.expectNoneRaw(list.stderr, what: "settings names")
     }
 
     /// A payload's key in `validate`'s problem path: escaped in text, JSON's escapes in JSON.

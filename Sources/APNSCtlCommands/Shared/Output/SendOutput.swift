@@ -201,7 +201,7 @@ final class SendOutput {
     /// `(sent apns-topic "com.example.app"; the certificate's topics: com.example.app, …)`, PrintableText-safe.
     static func topicNote(topic: String?, identity: PushIdentity?) -> String? {
         guard let topic else { return nil }
-        var note = "(sent apns-topic \(JSONWriter.quoted(topic))"
+        var note = "(sent apns-topic \(PrintableText.quoted(topic))"
         if let info = identity?.info {
             note +=
                 info.topics.isEmpty
