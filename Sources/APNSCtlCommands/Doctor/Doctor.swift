@@ -113,10 +113,16 @@ extension APNSCtl {
             let format = settings[.output]?.value ?? .text
             let plan: DoctorPlan
             do { plan = try makePlan(settings, in: world) } catch {
-                // A credential that cannot be used is still a check, so a nightly report shows it.
+                // A credential that cannot be used is still a check, so a nightly report shows it; so is a build
+                // whose tokens belong to the other environment than the mock plays, under its own name.
                 if case .credential(let message) = error {
+                    let aboutTheBuild = settings[.app].map {
+                        message.hasPrefix("\(settings.label(.app)) \($0.value)'s ")
+                    }
                     DoctorOutput.print(
-                        [.fail("credentials", nil, .credential, message)], format: format, to: world.standardOutput)
+                        [.fail(aboutTheBuild == true ? "app" : "credentials", nil, .credential, message)],
+                        format: format,
+                        to: world.standardOutput)
                 }
                 // So is a credential file that is missing or unreadable (66), the most common slip of all: a CI job
                 // parsing -o json gets its line. A missing --ca-file or --app file is no credential.

@@ -190,6 +190,13 @@ import Testing
         #expect(doctor.status == 77, "\(doctor.stdout)\(doctor.stderr)")
         #expect(doctor.stderr.contains("but the mock of"), "\(doctor.stderr)")
         #expect(!doctor.stdout.contains("dns"), "\(doctor.stdout)")
+        // Reported as the app check, the line a nightly report reads, not as the credentials'.
+        let json = try InProcess.apnsctl(
+            ["doctor", "-p", "mock", "--app", appStoreBuild, "-o", "json"], environment: environment)
+        #expect(json.status == 77, "\(json.stderr)")
+        #expect(
+            json.stdout.hasPrefix(#"{"check":"app","environment":null,"status":"fail","detail":"#)
+                && json.stdout.contains("but the mock of"), "\(json.stdout)")
     }
 
     /// The mock-token profile's topic is the mock's bundle id, a default: --app's build comes before it, as it comes

@@ -70,6 +70,14 @@ import Testing
         #expect(
             noID.stderr.contains("no key id: a key read from standard input has no file name to carry one"),
             "\(noID.stderr)")
+        // Nor has a key held in a variable: named by the variable, not as "the file name (PEM from …)".
+        let held = try InProcess.apnsctl(
+            ["jwt", "--team-id", "TEAMID1234"],
+            environment: ["APNSCTL_AUTH_KEY": String(decoding: p8, as: UTF8.self)])
+        #expect(held.status == 77, "\(held.stderr)")
+        #expect(
+            held.stderr.contains("no key id: a key held in APNSCTL_AUTH_KEY has no file name to carry one"),
+            "\(held.stderr)")
     }
 
     /// A credential piped in is named as the passphrase prompt names it, or by its flag, in every message: `-:` said

@@ -127,9 +127,14 @@ extension CredentialProblem {
                 + "\(keyIDAdvice) with the key id from the Apple Developer portal"
         case .missingKeyID(let p):
             let name =
-                FileSystem.namesStandardInput(p)
-                ? "a key read from standard input has no file name to carry one"
-                : "the file name \(FileSystem.baseName(p)) does not carry one"
+                if FileSystem.namesStandardInput(p) {
+                    "a key read from standard input has no file name to carry one"
+                } else if p.hasPrefix("(PEM from ") {
+                    // A PEM held in a variable (`(PEM from APNSCTL_AUTH_KEY)`) has no file name at all.
+                    "a key held in \(p.dropFirst("(PEM from ".count).dropLast()) has no file name to carry one"
+                } else {
+                    "the file name \(FileSystem.baseName(p)) does not carry one"
+                }
             // Named by the advice, not by `--key-id`: a key from a profile or a variable takes its id there, and the
             // flag is then refused.
             return "no key id: \(name) (AuthKey_<KEYID>.p8); \(keyIDAdvice) with the 10-character key id"
