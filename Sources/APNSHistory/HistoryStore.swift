@@ -325,15 +325,30 @@ public final class HistoryStore {
         }
     }
 
-    /// Entry `id` with every result, or nil when there is none.
-    public func entry(_ id: Int64) throws(HistoryProblem) -> HistoryEntry? {
+    /// Entry `id` with every result (without any when `withResults` is false: `forEachResult` reads them one at
+    /// a time), or nil when there is none.
+    public func entry(_ id: Int64, withResults: Bool = true) throws(HistoryProblem) -> HistoryEntry? {
         try guarded { () throws(SQLiteError) in
             let s = try database.prepare("SELECT \(Self.entryColumns) FROM entries WHERE id = ?1")
             try s.bind(1, id)
             guard try s.step() else { return nil }
             var entry = Self.entry(s)
-            entry.results = try results(of: id, try chunkStatement()) { _ in true }
+            if withResults { entry.results = try results(of: id, try chunkStatement()) { _ in true } }
             return entry
+        }
+    }
+
+    /// Each result of entry `id`, in the order they arrived, handed to `body` as its chunk is read: a batch of
+    /// any size is shown in the memory of one chunk.
+    public func forEachResult(of id: Int64, _ body: (HistoryResult) -> Void) throws(HistoryProblem) {
+        try guarded { () throws(SQLiteError) in
+            let chunks = try chunkStatement()
+            defer { chunks.reset() }
+            try chunks.bind(1, id)
+            while try chunks.step() {
+                var decoder = try ResultChunkDecoder(chunks.bytes(0))
+                while let r = try decoder.next() { body(r) }
+            }
         }
     }
 

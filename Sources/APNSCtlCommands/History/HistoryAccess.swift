@@ -15,6 +15,14 @@ enum HistoryAccess {
     /// The entry `reference` names (`41`, `#41` or `last`), with its results. No such entry is exit 64 naming
     /// the newest ones.
     static func entry(_ reference: String, in world: CommandWorld) throws(CLIError) -> HistoryEntry {
+        try opened(reference, withResults: true, in: world).entry
+    }
+
+    /// `entry`, with the store it was read from, open for `HistoryStore.forEachResult`; without its results unless
+    /// `withResults`.
+    static func opened(_ reference: String, withResults: Bool, in world: CommandWorld) throws(CLIError) -> (
+        entry: HistoryEntry, store: HistoryStore
+    ) {
         let text = reference.hasPrefix("#") ? String(reference.dropFirst()) : reference
         let wanted = text.lowercased() == "last" ? nil : Int64(text)
         // A number past any entry's: not a slip of the word, an entry that does not exist.
@@ -38,7 +46,7 @@ enum HistoryAccess {
                 id = nil
             } else {
                 guard let chosen = try wanted ?? store.newestID() else { throw nothingRecorded }
-                if let entry = try store.entry(chosen) { return entry }
+                if let entry = try store.entry(chosen, withResults: withResults) { return (entry, store) }
                 id = chosen
             }
             let newest = try store.entries(HistoryQuery(limit: 3)).map { "#\($0.id)" }

@@ -59,11 +59,16 @@ enum HistoryOutput {
         return w.text
     }
 
+    /// Where `history show` takes an entry's results from, one at a time (`HistoryStore.forEachResult`).
+    typealias Results = ((HistoryResult) -> Void) throws(HistoryProblem) -> Void
+
     /// `history show -o json`: the entry's settings, its payload (as the JSON it is), and `results`, each the
-    /// object `send -o json` printed.
-    static func showJSON(_ e: HistoryEntry) -> String {
+    /// object `send -o json` printed; one line, handed to `write` piece by piece so a batch's results are never all
+    /// held at once.
+    static func showJSON(_ e: HistoryEntry, results: Results, write: @escaping ([UInt8]) -> Void) throws(HistoryProblem)
+    {
         let recorded = RecordedResults(e)
-        var w = JSONWriter(capacity: 1024 + e.payload.count + e.results.count * 300)
+        var w = JSONWriter(capacity: 1024 + e.payload.count)
         w.beginObject()
         fields(e, into: &w)
         w.field("priority", e.priority)
@@ -78,42 +83,42 @@ enum HistoryOutput {
         if e.payload.isEmpty { w.null() } else { w.embedded(e.payload) }
         w.key("results")
         w.beginArray()
-        for text in lines(recorded, json: true) { w.raw(Array(text.utf8)) }
-        w.endArray()
-        w.endObject()
-        return w.text
+        write(w.bytes)
+        var first = true
+        try results { kept in
+            write(Array(((first ? "" : ",") + line(kept, recorded.result(kept), recorded, json: true)).utf8))
+            first = false
+        }
+        write(Array("]}\n".utf8))
     }
 
-    /// Every result as `send` printed it (`send --simulator`'s line or object for a simulator's).
-    static func lines(_ recorded: RecordedResults, json: Bool) -> [String] {
+    /// One result as `send` printed it (`send --simulator`'s line or object for a simulator's); `made` is `kept` made
+    /// back by `recorded.result`.
+    static func line(_ kept: HistoryResult, _ made: PushResult, _ recorded: RecordedResults, json: Bool) -> String {
         let e = recorded.entry
         if e.kind == .simulator {
-            return e.results.map { r in
-                let device = SimulatorDevice(name: r.deviceName ?? "", udid: r.target, state: "", runtime: "")
-                return SimulatorResult(device: device, bundle: e.topic ?? "", error: r.error).text(json ? .json : .text)
-            }
+            let device = SimulatorDevice(name: kept.deviceName ?? "", udid: kept.target, state: "", runtime: "")
+            return SimulatorResult(device: device, bundle: e.topic ?? "", error: kept.error).text(json ? .json : .text)
         }
-        return zip(recorded.results, e.results).map { r, kept in
-            let name = e.kind == .devices ? kept.deviceName : nil
-            if json {
-                return SendOutput.jsonLine(
-                    r, environment: recorded.environment, endpoint: recorded.endpoint, name: name,
-                    pushType: recorded.pushType)
-            }
-            return SendOutput.textLine(r, environment: recorded.environment, name: name, pushType: recorded.pushType)
+        let name = e.kind == .devices ? kept.deviceName : nil
+        if json {
+            return SendOutput.jsonLine(
+                made, environment: recorded.environment, endpoint: recorded.endpoint, name: name,
+                pushType: recorded.pushType)
         }
+        return SendOutput.textLine(made, environment: recorded.environment, name: name, pushType: recorded.pushType)
     }
 
     /// `history show`: the settings, the payload pretty-printed, every result as `send` printed it, the summary,
-    /// and for sandbox results with an `apns-unique-id` where Apple's delivery log looks them up.
-    static func showText(_ e: HistoryEntry) -> [String] {
-        var lines: [String] = []
+    /// and for sandbox results with an `apns-unique-id` where Apple's delivery log looks them up; each line handed
+    /// to `line` as it is made.
+    static func showText(_ e: HistoryEntry, results: Results, line: @escaping (String) -> Void) throws(HistoryProblem) {
         func row(_ label: String, _ value: String?) {
             guard let value else { return }
             let padded = label + String(repeating: " ", count: max(1, 13 - label.count))
-            lines.append(PrintableText.escapingControls(padded + value))
+            line(PrintableText.escapingControls(padded + value))
         }
-        lines.append("#\(e.id)  \(LocalTime.format(epochSeconds: e.started, seconds: true))")
+        line("#\(e.id)  \(LocalTime.format(epochSeconds: e.started, seconds: true))")
         row("kind", e.kind.rawValue)
         row("environment", e.environment)
         row("endpoint", e.endpoints.joined(separator: " "))
@@ -132,34 +137,42 @@ enum HistoryOutput {
         // follow it); an older entry's may not.
         let stop = e.outputLost ? "output lost" : "interrupted"
         row("outcome", e.counts.outcome + (e.interrupted && !e.counts.outcome.contains(stop) ? " (\(stop))" : ""))
-        lines.append("")
-        lines.append("payload (\(e.payload.count) bytes):")
-        lines.append(
-            contentsOf: PrintableText.escapingControlsPerLine(JSONPrettyPrinter.format(e.payload)).split(
-                separator: "\n", omittingEmptySubsequences: false
-            ).map(String.init))
-        lines.append("")
+        line("")
+        line("payload (\(e.payload.count) bytes):")
+        for text in PrintableText.escapingControlsPerLine(JSONPrettyPrinter.format(e.payload)).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        {
+            line(String(text))
+        }
+        line("")
         let recorded = RecordedResults(e)
-        lines.append(contentsOf: Self.lines(recorded, json: false))
-        // As the send printed it: for more than one result, an interrupt, or lines skipped.
-        if e.results.count > 1 || e.interrupted || e.counts.skippedLines > 0 {
-            lines.append(SendOutput.summaryLine(recorded.summary, skippedLines: e.counts.skippedLines))
-        }
+        var summary = SendSummary()
+        var count = 0
+        var lookedUp = false
         let sandbox = APNSEnvironment.sandbox
-        // Only accepted lines show their unique-id (a rejected one's is no delivery to look up), and only Apple's
-        // sandbox has a delivery log: a mock's or a proxy's ids are found nowhere. The note follows.
-        let unique = e.results.filter {
-            let host = ($0.endpoint.flatMap { try? PushEndpoint(url: $0) } ?? recorded.endpoint).host
-            return $0.status == 200 && $0.apnsUniqueID != nil
-                && ($0.environment ?? recorded.environment.rawValue) == sandbox.rawValue
-                && sandbox.appleHosts.contains(host.lowercased())
+        try results { kept in
+            let made = recorded.result(kept)
+            line(Self.line(kept, made, recorded, json: false))
+            summary.count(made)
+            count += 1
+            // Only accepted lines show their unique-id (a rejected one's is no delivery to look up), and only
+            // Apple's sandbox has a delivery log: a mock's or a proxy's ids are found nowhere. The note follows.
+            if !lookedUp && kept.status == 200 && kept.apnsUniqueID != nil
+                && (kept.environment ?? recorded.environment.rawValue) == sandbox.rawValue
+            {
+                let host = (kept.endpoint.flatMap { try? PushEndpoint(url: $0) } ?? recorded.endpoint).host
+                lookedUp = sandbox.appleHosts.contains(host.lowercased())
+            }
         }
-        if !unique.isEmpty {
-            lines.append("")
-            lines.append(
+        // As the send printed it: for more than one result, an interrupt, or lines skipped.
+        if count > 1 || e.interrupted || e.counts.skippedLines > 0 {
+            line(SendOutput.summaryLine(recorded.summary(counted: summary), skippedLines: e.counts.skippedLines))
+        }
+        if lookedUp {
+            line("")
+            line(
                 "Apple's Push Notifications Console looks up each unique-id above in its delivery log (sandbox only, kept about a week): https://icloud.developer.apple.com/dashboard/notifications, Delivery Log, paste the id."
             )
         }
-        return lines
     }
 }

@@ -1,3 +1,4 @@
+import APNSHistory
 import APNSSettings
 import ArgumentParser
 
@@ -24,14 +25,40 @@ extension APNSCtl.History {
         var output: OutputFormat = .text
 
         func run(in world: CommandWorld) throws {
-            let format = output
-            let entry = try HistoryAccess.entry(id, in: world)
-            let lines = format == .json ? [HistoryOutput.showJSON(entry)] : HistoryOutput.showText(entry)
-            for line in lines { world.standardOutput.line(line) }
-            world.standardOutput.flush()
-            if let failure = world.standardOutput.failure {
-                throw CLIError.outputFailed(
-                    HistoryOutput.notPrinted(failure, total: lines.count, what: "entry #\(entry.id)"))
+            let (entry, store) = try HistoryAccess.opened(id, withResults: false, in: world)
+            // The results are read from the store as they are printed, so a batch of any size is shown in bounded
+            // memory; the lines are counted for a message about output that stopped.
+            let out = world.standardOutput
+            let results: HistoryOutput.Results = { body throws(HistoryProblem) in
+                try store.forEachResult(of: entry.id, body)
+            }
+            var total = 0
+            do {
+                if output == .json {
+                    total = 1
+                    // One line, written in pieces of about 64 KB (a write each result would be a system call each).
+                    var pending: [UInt8] = []
+                    try HistoryOutput.showJSON(entry, results: results) { piece in
+                        pending += piece
+                        if pending.count >= 1 << 16 {
+                            out.write(pending)
+                            pending.removeAll(keepingCapacity: true)
+                        }
+                    }
+                    out.write(pending)
+                } else {
+                    try HistoryOutput.showText(entry, results: results) { line in
+                        total += 1
+                        out.line(line)
+                    }
+                }
+            } catch {
+                out.flush()
+                throw HistoryAccess.cliError(error)
+            }
+            out.flush()
+            if let failure = out.failure {
+                throw CLIError.outputFailed(HistoryOutput.notPrinted(failure, total: total, what: "entry #\(entry.id)"))
             }
         }
     }

@@ -22,13 +22,9 @@ struct RecordedResults {
         pushType = entry.pushType.flatMap(PushType.init(rawValue:))
     }
 
-    /// Every result, in the order they arrived.
-    var results: [PushResult] { entry.results.map(result) }
-
-    /// The summary the results add up to (as the send's last line said it).
-    var summary: SendSummary {
-        var summary = SendSummary()
-        for r in results { summary.count(r) }
+    /// The summary the results add up to (`counted`, each made back by `result`), as the send's last line said it.
+    func summary(counted: SendSummary) -> SendSummary {
+        var summary = counted
         if entry.interrupted {
             summary.interruptedBy = entry.outputLost ? InterruptSignals.outputLost : ProcessSignals.interrupt
             summary.notSent = entry.counts.withoutResult
@@ -37,7 +33,7 @@ struct RecordedResults {
     }
 
     /// One recorded result as the client would have made it.
-    private func result(_ r: HistoryResult) -> PushResult {
+    func result(_ r: HistoryResult) -> PushResult {
         let target: PushTarget =
             entry.kind == .broadcast
             ? .channel(r.target) : DeviceToken(plainHex: r.target).map { .device($0) } ?? .channel(r.target)

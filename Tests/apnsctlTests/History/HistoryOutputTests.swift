@@ -16,14 +16,21 @@ import Testing
             credential: "certificate", payload: Array(#"{"aps":{"alert":"hi"}}"#.utf8), results: [result])
     }
 
+    /// `history show`'s lines for an entry that holds its results.
+    static func showText(_ e: HistoryEntry) throws -> [String] {
+        var lines: [String] = []
+        try HistoryOutput.showText(e, results: { body in e.results.forEach(body) }) { lines.append($0) }
+        return lines
+    }
+
     /// A result answered by another server than the entry's first (`--env auto`) is judged by its own.
-    @Test func eachResultIsJudgedByTheServerThatAnsweredIt() {
+    @Test func eachResultIsJudgedByTheServerThatAnsweredIt() throws {
         var byMock = Self.entry(endpoint: "https://api.sandbox.push.apple.com:443")
         byMock.results[0].endpoint = "https://127.0.0.1:8443"
-        #expect(!HistoryOutput.showText(byMock).contains { $0.hasPrefix("Apple's Push Notifications Console") })
+        #expect(try !Self.showText(byMock).contains { $0.hasPrefix("Apple's Push Notifications Console") })
         var byApple = Self.entry(endpoint: "https://127.0.0.1:8443")
         byApple.results[0].endpoint = "https://api.sandbox.push.apple.com:443"
-        #expect(HistoryOutput.showText(byApple).contains { $0.hasPrefix("Apple's Push Notifications Console") })
+        #expect(try Self.showText(byApple).contains { $0.hasPrefix("Apple's Push Notifications Console") })
     }
 
     @Test(arguments: [
@@ -33,8 +40,8 @@ import Testing
         ("https://127.0.0.1:8443", "sandbox", false),
         ("https://apns-proxy.example.com", "sandbox", false),
     ])
-    func theDeliveryLogNoteIsForAppleSandboxOnly(endpoint: String, environment: String, noted: Bool) {
-        let text = HistoryOutput.showText(Self.entry(endpoint: endpoint, environment: environment))
+    func theDeliveryLogNoteIsForAppleSandboxOnly(endpoint: String, environment: String, noted: Bool) throws {
+        let text = try Self.showText(Self.entry(endpoint: endpoint, environment: environment))
         #expect(text.contains { $0.hasPrefix("Apple's Push Notifications Console looks up") } == noted, "\(text)")
     }
 }

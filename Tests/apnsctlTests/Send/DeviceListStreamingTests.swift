@@ -64,7 +64,8 @@ import Testing
     /// is the summary (one result a line) and the three rejected lines, each naming its own token. The mock is a
     /// process of that binary too: answering a million requests, the debug build's server in the test process
     /// spent four times the CPU of the send being measured.
-    static func pipedSend(count: Int) throws -> (run: CommandResult, peakKB: Int?) {
+    /// `stateHome`: where the send is recorded (none without it).
+    static func pipedSend(count: Int, stateHome: String? = nil) throws -> (run: CommandResult, peakKB: Int?) {
         let token = { (i: Int) in
             "ab" + String(repeating: "0", count: 62 - String(i, radix: 16).count) + String(i, radix: 16)
         }
@@ -78,7 +79,11 @@ import Testing
             "/bin/sh",
             ["-c", pipeline, CommandRunner.measuredPath, "send", "--endpoint", mock.endpoint]
                 + ["--ca-file", mock.caFile, "--cert", mock.certificate, "--devices", "-"],
-            environment: ["TMPDIR": "/nonexistent/apnsctl-test"], timeout: 900)
+            environment: ["TMPDIR": "/nonexistent/apnsctl-test"].merging(
+                stateHome.map { ["XDG_STATE_HOME": $0] } ?? [:]
+            ) {
+                $1
+            }, timeout: 900)
         #expect(r.status == 1, "\(r.stderr.suffix(600))")
         #expect(
             r.lines.filter { $0.hasPrefix("rejected") }.map {
@@ -94,7 +99,9 @@ import Testing
         return (r, rss)
     }
 
-    /// Hundreds of thousands of tokens from a pipe with no usable TMPDIR: one result each, in bounded memory.
+    /// Hundreds of thousands of tokens from a pipe with no usable TMPDIR: one result each, in bounded memory; and
+    /// the entry the history keeps of them shown whole (`history show -o json`) in bounded memory too, read from the
+    /// store as it is printed.
     @Test func aLongPipeIsStreamedInBoundedMemory() async throws {
         try await offThePool {
             let (_, rss) = try Self.pipedSend(count: 200_000)
@@ -103,6 +110,27 @@ import Testing
             // measures peaks near 30 MB on its own, so it gets 2 MB more.
             let bound = CommandRunner.measuresReleaseBuild ? 30 * 1024 : 32 * 1024
             #expect((rss ?? .max) < bound, "peak RSS \(rss ?? 0) kB")
+
+            // Recorded by a send of its own: recording costs a send some memory, which the bound above leaves out.
+            let state = try TemporaryDirectory(prefix: "streamed-history")
+            _ = try Self.pipedSend(count: 200_000, stateHome: state.path)
+            let show = try CommandRunner.run(
+                "/bin/sh",
+                [
+                    "-c",
+                    #"/usr/bin/time -f maxrss_kb=%M "$0" history show last -o json | tee "$1/show.json" | grep -o '{"device":"ab' | wc -l"#,
+                    CommandRunner.measuredPath, state.path,
+                ],
+                environment: ["XDG_STATE_HOME": state.path], timeout: 300)
+            #expect(show.status == 0, "\(show.stderr)")
+            // Every result, and the end of the one object.
+            #expect(show.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "200000", "\(show.stdout)")
+            let json = try Data(contentsOf: URL(fileURLWithPath: state.file("show.json")))
+            #expect(json.suffix(4) == Data("}]}\n".utf8), "\(String(decoding: json.suffix(200), as: UTF8.self))")
+            let showRSS = show.stderr.split(separator: "\n").compactMap {
+                $0.hasPrefix("maxrss_kb=") ? Int($0.dropFirst(10)) : nil
+            }.first
+            #expect((showRSS ?? .max) < bound, "history show: peak RSS \(showRSS ?? 0) kB")
         }
     }
 
