@@ -19,7 +19,8 @@ import Testing
     /// `history show`'s lines for an entry that holds its results.
     static func showText(_ e: HistoryEntry) throws -> [String] {
         var lines: [String] = []
-        try HistoryOutput.showText(e, results: { body in e.results.forEach(body) }) { lines.append($0) }
+        let results: HistoryOutput.Results = { body in e.results.forEach(body) }
+        try HistoryOutput.showText(e, results: results) { lines.append($0) }
         return lines
     }
 
