@@ -1,6 +1,9 @@
 /// One recorded `send`: what was sent, how and where (never a key, passphrase or token), and every target's
 /// result. Plain values, so the store knows nothing of the client and the commands render it as `send` did.
 public struct HistoryEntry: Sendable, Equatable {
+    /// Whether `durationMs` is one a send could have taken (0 to about 30 years): anything else read back is damage.
+    public static func isPlausible(durationMs: Double) -> Bool { durationMs >= 0 && durationMs < 1e12 }
+
     /// What a send went to.
     public enum Kind: String, Sendable {
         case devices

@@ -309,7 +309,7 @@ public final class HistoryStore {
             let reason = query.reason?.lowercased()
             while try s.step() {
                 if let limit = query.limit, entries.count >= limit { break }
-                let entry = Self.entry(s)
+                let entry = try Self.entry(s)
                 if let match, let chunks {
                     // With a reason too, one result must be the device's and have the reason: another device's
                     // Unregistered is no answer to "when was this one Unregistered".
@@ -332,7 +332,7 @@ public final class HistoryStore {
             let s = try database.prepare("SELECT \(Self.entryColumns) FROM entries WHERE id = ?1")
             try s.bind(1, id)
             guard try s.step() else { return nil }
-            var entry = Self.entry(s)
+            var entry = try Self.entry(s)
             if withResults { entry.results = try results(of: id, try chunkStatement()) { _ in true } }
             return entry
         }
@@ -383,7 +383,12 @@ public final class HistoryStore {
         }
     }
 
-    private static func entry(_ s: SQLiteStatement) -> HistoryEntry {
+    /// The entry of the row `s` stands on; a value no send records (a duration that is no time) is a damaged
+    /// database, said as one, not printed or computed with.
+    private static func entry(_ s: SQLiteStatement) throws(SQLiteError) -> HistoryEntry {
+        guard HistoryEntry.isPlausible(durationMs: s.double(2)) else {
+            throw SQLiteError.damaged("entry #\(s.integer(0))")
+        }
         var e = HistoryEntry(
             started: s.integer(1), durationMs: s.double(2),
             kind: HistoryEntry.Kind(rawValue: s.text(3) ?? "") ?? .devices,

@@ -21,6 +21,7 @@ struct ResultChunkDecoder {
         guard ResultField.known.isSuperset(of: present) else { throw Self.damaged }
         let target = try text()
         let duration = Double(bitPattern: UInt64(littleEndian: try fixed64()))
+        guard HistoryEntry.isPlausible(durationMs: duration) else { throw Self.damaged }
         var r = HistoryResult(target: target, durationMs: duration)
         if present.contains(.deviceName) { r.deviceName = try text() }
         if present.contains(.status) { r.status = Int(truncatingIfNeeded: Self.unzigzag(try varint())) }
@@ -43,9 +44,7 @@ struct ResultChunkDecoder {
         return r
     }
 
-    private static var damaged: SQLiteError {
-        SQLiteError(code: SQLITE_CORRUPT, message: "a stored result is damaged")
-    }
+    private static var damaged: SQLiteError { .damaged("a stored result") }
 
     static func unzigzag(_ v: UInt64) -> Int64 { Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1) }
 

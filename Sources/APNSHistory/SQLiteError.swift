@@ -8,8 +8,21 @@ struct SQLiteError: Error, Sendable {
     /// The extended code's primary part (`SQLITE_IOERR_WRITE` is `SQLITE_IOERR`).
     var primary: Int32 { code & 0xff }
 
+    /// Stored data that no history writes, found on reading it: a damaged database, as SQLite says its own.
+    static func damaged(_ what: String) -> SQLiteError {
+        SQLiteError(code: SQLITE_CORRUPT, message: "\(what) is damaged")
+    }
+
     var isBusy: Bool { primary == SQLITE_BUSY || primary == SQLITE_LOCKED }
-    var isCorrupt: Bool { primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB }
+    /// A damaged file, or a layout that is not the one this history writes (a table or column gone, one added
+    /// twice): the same advice, move it aside.
+    var isCorrupt: Bool {
+        if primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB { return true }
+        guard primary == SQLITE_ERROR else { return false }
+        return ["no such table", "no such column", "duplicate column name"].contains {
+            message.hasPrefix($0)
+        } || message.contains(" has no column named ")
+    }
     var isReadOnly: Bool { primary == SQLITE_READONLY || primary == SQLITE_PERM }
     var isFull: Bool { primary == SQLITE_FULL }
 }

@@ -33,16 +33,33 @@ public final class DetachedProcess {
     public static func start(executable: String, arguments: [String], logPath: String) throws(Failure)
         -> DetachedProcess
     {
-        let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        // Not blocking: a FIFO nobody reads would otherwise hold this command (and its user) forever.
+        let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard log >= 0 else {
             let code = errno
-            // A folder given as the log: the file to write in it is named.
-            let advice =
-                code == EISDIR
-                ? "; give the log file's path, such as \(logPath.hasSuffix("/") ? logPath : logPath + "/")mock.log" : ""
-            throw Failure(message: "\(logPath): cannot open the log: \(FileSystem.errnoText(code))\(advice)")
+            let folder = logPath.hasSuffix("/") ? logPath : logPath + "/"
+            switch code {
+            case EISDIR:
+                // A folder given as the log: the file to write in it is named.
+                throw Failure(
+                    message:
+                        "\(logPath): cannot open the log: \(FileSystem.errnoText(code)); give the log file's path, such as \(folder)mock.log"
+                )
+            case ELOOP:
+                throw Failure(
+                    message: "\(logPath): is a symbolic link (not followed); give the log file's own path")
+            case ENXIO:
+                throw Failure(
+                    message:
+                        "\(logPath): is a FIFO that nobody reads, which the mock would wait on forever; give a regular file"
+                )
+            default:
+                throw Failure(message: "\(logPath): cannot open the log: \(FileSystem.errnoText(code))")
+            }
         }
         defer { close(log) }
+        // The mock writes its log as to any file: blocking again once opened.
+        _ = fcntl(log, F_SETFL, fcntl(log, F_GETFL) & ~O_NONBLOCK)
         // Nothing else this process holds may live on in the mock: a supervisor that sees its child's end through
         // a descriptor (a pipe, a socket) would otherwise wait for the mock instead of this command.
         markInheritedDescriptorsCloseOnExec()

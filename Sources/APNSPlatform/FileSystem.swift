@@ -398,6 +398,13 @@ public enum FileSystem {
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
     }
 
+    /// The size of the regular file at `path` (not following a link), without opening it; nil for anything else.
+    public static func regularFileSize(_ path: String) -> Int? {
+        var st = stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(st.st_size)
+    }
+
     /// Where a symbolic link at `path` leads, absolute and with every link on the way resolved; nil when `path`
     /// is no link, or leads nowhere.
     public static func linkDestination(_ path: String) -> String? {

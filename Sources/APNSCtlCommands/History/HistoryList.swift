@@ -69,6 +69,11 @@ extension APNSCtl.History {
 
         func run(in world: CommandWorld) throws {
             let format = output
+            // An unset variable in `--reason "$REASON"` filters nothing in; said as the slip it is.
+            for (flag, value) in [("--device", device), ("--reason", reason)] where value?.isEmpty == true {
+                let what = flag == "--device" ? "a device token or name" : "an APNs reason, such as Unregistered"
+                throw CLIError.usage("\(flag): empty value; give \(what), or leave \(flag) out")
+            }
             // A settings file named on the command line must be there (CLI.md: 66), used or not.
             if settingsFile.config != nil { _ = try settingsFile.input(for: .send, world: world.settings) }
             let query = HistoryQuery(

@@ -1,7 +1,9 @@
 import APNSCore
 
 /// JSON laid out for reading (`history show`'s payload): one member per line, two spaces per level, strings
-/// and numbers exactly as written. It works on the bytes, so it keeps key order and never changes a value.
+/// and numbers exactly as written but for the characters no terminal may get raw (controls, bidirectional
+/// overrides), which a string holds as JSON's escapes (`\u202e`), so what is shown is still the same JSON. It works
+/// on the bytes, so it keeps key order and never changes a value.
 enum JSONPrettyPrinter {
     static func format(_ bytes: [UInt8]) -> String {
         // The compact form, each byte with whether it is part of a string: the layout is decided on the others.
@@ -20,7 +22,11 @@ enum JSONPrettyPrinter {
             let (b, inString) = compact[i]
             i += 1
             if inString {
-                out.append(b)
+                // The whole string at once, so its characters are whole.
+                var end = i
+                while end < compact.count && compact[end].inString { end += 1 }
+                appendEscaped([b] + compact[i..<end].map(\.byte), to: &out)
+                i = end
                 continue
             }
             switch b {
@@ -49,5 +55,21 @@ enum JSONPrettyPrinter {
             }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `string`'s bytes, each character `PrintableText` escapes written as a JSON escape instead.
+    private static func appendEscaped(_ string: [UInt8], to out: inout [UInt8]) {
+        guard string.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else {
+            out += string
+            return
+        }
+        for scalar in String(decoding: string, as: UTF8.self).unicodeScalars {
+            if PrintableText.needsEscaping(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                out += Array(("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex).utf8)
+            } else {
+                out += Array(String(scalar).utf8)
+            }
+        }
     }
 }

@@ -220,6 +220,12 @@ extension APNSCtl {
             if log != nil && !detach {
                 throw ValidationError("--log is where a detached mock writes its log; add --detach, or redirect stdout")
             }
+            if log == "-" || log?.isEmpty == true {
+                // This command returns once the mock is ready: its stdout is no place for a log that runs on.
+                throw ValidationError(
+                    "--log \(log ?? ""): a detached mock's log is a file, as this command returns at once; give a path such as mock.log, or leave --log out for mock.log in the state dir"
+                )
+            }
             if let log, let problem = MockStateDirectory.unexpandedTilde(log, flag: "--log") {
                 throw ValidationError(problem)
             }

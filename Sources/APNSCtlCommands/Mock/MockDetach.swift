@@ -17,7 +17,8 @@ enum MockDetach {
         }
         let logPath = WorkingDirectoryPath.absolute(
             log ?? directory + "/mock.log", workingDirectory: world.workingDirectory())
-        let before = (try? FileSystem.read(logPath))?.count ?? 0
+        // Its size, not its content: a long log is not read, and a FIFO there is not waited on.
+        let before = FileSystem.regularFileSize(logPath) ?? 0
         let process: DetachedProcess
         do {
             process = try DetachedProcess.start(
@@ -35,7 +36,9 @@ enum MockDetach {
         }
         guard let message else {
             // What the mock said before it ended (its error line) is in the log: shown here, where the user looks.
-            let said = (try? FileSystem.read(logPath)).map { Array($0.dropFirst(before)) } ?? []
+            let said =
+                FileSystem.regularFileSize(logPath) == nil
+                ? [] : (try? FileSystem.read(logPath)).map { Array($0.dropFirst(before)) } ?? []
             world.standardError.print(String(decoding: said, as: UTF8.self))
             throw .checksFailed(code: status ?? ExitStatus.internalError, message: nil)
         }

@@ -80,10 +80,20 @@ extension APNSCtl.Mock {
                 // port nobody listens on.
                 let leftover = storage.contains(MockReadyFields.fileName)
                 if leftover { storage.remove(MockReadyFields.fileName) }
+                // A detached mock stopped by a signal of someone else's still left what it had to say: said here,
+                // where a script asks for it.
+                let report = MockStopReport.take(from: storage)
                 withExtendedLifetime(lock) {}
                 world.standardError.print(
                     "apnsctl mock: no mock is running with state dir \(directory)"
-                        + (leftover ? " (removed the mock.json a killed mock left there)" : "") + "\n")
+                        + (leftover ? " (removed the mock.json a killed mock left there)" : "")
+                        + (report != nil ? "; the detached mock that ran there stopped with:" : "") + "\n")
+                if let report {
+                    world.standardError.print(report.message + "\n")
+                    if report.exitStatus != ExitStatus.success {
+                        throw CLIError.checksFailed(code: report.exitStatus, message: nil)
+                    }
+                }
             case .failed(let failure):
                 throw CLIError.outputExists("--state-dir \(failure.message)")
             case .held(let pid):

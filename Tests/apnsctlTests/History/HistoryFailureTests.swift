@@ -199,6 +199,30 @@ import Testing
         #expect(readOnly.stderr.contains("not a history database"), "\(readOnly.stderr)")
     }
 
+    /// A value no send records (a duration of 1e308 ms, NaN) or a layout not the history's (a table dropped) is a
+    /// damaged history: exit 66 with the advice, never a crash or SQLite's own words.
+    @Test func aDamagedValueOrLayoutIsADamagedHistory() throws {
+        let mock = try InProcessMock()
+        let show = [["history", "show", "last"], ["history", "show", "last", "-o", "json"]]
+        let all = [["history"], ["history", "-o", "json"]] + show
+        // An entry's own damage shows in every command; its results' only where they are read.
+        for (damage, commands) in [
+            ("UPDATE entries SET duration_ms = 1e308", all), ("UPDATE entries SET duration_ms = -1e20", all),
+            ("ALTER TABLE entries DROP COLUMN outcome", all),
+            ("UPDATE result_chunks SET data = x'01000140' || zeroblob(64) || x'000000000000f87f'", show),
+            ("DROP TABLE result_chunks", show),
+        ] {
+            let home = try HistoryHome()
+            let sent = try home.send(mock, ["--alert", "hi", "-d", String(repeating: "ab", count: 32)])
+            #expect(sent.status == 0, "\(sent.stderr)")
+            try SQLiteConnection.open(home.database, readOnly: false, busyMilliseconds: 1000).execute(damage)
+            let advice = "not a history database, or a damaged one; move it aside (mv \(home.database) "
+            let said = try commands.map { try home.run($0) }
+            #expect(
+                said.allSatisfy { $0.status == 66 && $0.stderr.contains(advice) }, "\(damage): \(said.map(\.stderr))")
+        }
+    }
+
     @Test func aSymbolicLinkIsNeverFollowed() throws {
         let mock = try InProcessMock()
         let home = try HistoryHome()

@@ -175,6 +175,16 @@ import Testing
                     == "no recorded send matches --reason \(word); --reason matches the reasons APNs gave (BadDeviceToken, Unregistered, …), and a device with no answer has none: apnsctl history lists each send's outcome, unknown ones included\n"
             )
         }
+        // An empty value (an unset variable in `--reason "$REASON"`) is a slip, not a filter that matched nothing.
+        let emptyReason = try home.run(["history", "list", "--reason", ""])
+        #expect(emptyReason.status == 64, "\(emptyReason.stderr)")
+        #expect(
+            emptyReason.stderr
+                == "error: --reason: empty value; give an APNs reason, such as Unregistered, or leave --reason out\n")
+        let emptyDevice = try home.run(["history", "--device", ""])
+        #expect(emptyDevice.status == 64, "\(emptyDevice.stderr)")
+        #expect(
+            emptyDevice.stderr == "error: --device: empty value; give a device token or name, or leave --device out\n")
         // A near miss of an APNs reason (in any case) or of a settings file's device name is named.
         #expect(
             try home.run(["history", "list", "--reason", "baddevicetokn"]).stderr

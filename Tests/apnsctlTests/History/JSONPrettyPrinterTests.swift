@@ -26,4 +26,20 @@ import Testing
             + " \"empty\" : [ ] , \"n\" : -1.5e3 }\r\n"
         #expect(JSONPrettyPrinter.format(Array(spaced.utf8)) == expected)
     }
+
+    /// A character no terminal may get raw (a bidirectional override, a C1 control, DEL) is shown as JSON's escape,
+    /// so the text shown is still the JSON that was sent (`\u{202E}` in it was not); other characters stay as they are.
+    @Test func charactersATerminalMustNotGetAreJSONEscapes() {
+        let payload = "{\"aps\":{\"alert\":\"b \u{202E} c\u{9B}\u{7F} é ✓\"},\"k\u{2066}\":1}"
+        let shown = JSONPrettyPrinter.format(Array(payload.utf8))
+        #expect(
+            shown == """
+                {
+                  "aps": {
+                    "alert": "b \\u202e c\\u009b\\u007f é ✓"
+                  },
+                  "k\\u2066": 1
+                }
+                """, "\(shown)")
+    }
 }

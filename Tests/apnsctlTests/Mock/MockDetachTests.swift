@@ -71,12 +71,28 @@ import Testing
                     status=0
                     "$0" mock stop --state-dir "$1" || status=$?
                     "$0" mock stop --state-dir "$1"
+                    "$0" mock --detach --port 0 --state-dir "$1" --log /dev/full > /dev/null 2>&1
+                    APNSCTL_MOCK_STATE_DIR="$1" "$0" send -p mock-token --alert Hello -q \(devices)
+                    pid=$(cat "$1/mock.lock")
+                    kill -TERM "$pid"
+                    tail --pid="$pid" -f /dev/null
+                    killed=0
+                    "$0" mock stop --state-dir "$1" 2> "$1/killed.txt" || killed=$?
+                    echo "stopped by kill, then mock stop: $killed"
                     exit $status
                     """, CommandRunner.apnsctlPath, full.path,
                 ],
                 environment: ["XDG_CACHE_HOME": full.file("cache"), "XDG_CONFIG_HOME": full.file("config")])
             #expect(lost.status == 74, "\(lost.stdout)\(lost.stderr)")
-            #expect(lost.stdout == "sent 4: 4 accepted\n", "\(lost.stdout)")
+            #expect(
+                lost.stdout == "sent 4: 4 accepted\nsent 4: 4 accepted\nstopped by kill, then mock stop: 74\n",
+                "\(lost.stdout)")
+            // Stopped by someone else's SIGTERM, the mock's last words wait in the state dir for `mock stop`.
+            let killed = try String(contentsOfFile: full.file("killed.txt"), encoding: .utf8)
+            #expect(
+                killed.hasPrefix(
+                    "apnsctl mock: no mock is running with state dir \(full.path); the detached mock that ran there stopped with:\nerror: apnsctl mock: writing its log: No space left on device; "
+                ), "\(killed)")
             let said = lost.stderr.split(separator: "\n").map(String.init)
             #expect(said.count == 3, "\(lost.stderr)")
             #expect(said.first?.hasPrefix("apnsctl mock: stopped the mock of \(full.path) (pid ") == true)

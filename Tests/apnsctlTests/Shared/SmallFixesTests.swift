@@ -1148,6 +1148,28 @@ import Testing
         #expect(
             folder.errorLines.last?.hasSuffix("; give the log file's path, such as \(state.path)/mock.log") == true,
             "\(folder.stderr)")
+        // A FIFO nobody reads is refused at once (it was waited on forever), and so is a symbolic link, said as one;
+        // `-` is no file at all.
+        #expect(mkfifo(state.file("log.fifo"), 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: state.file("link.log"), withDestinationPath: state.file("x"))
+        for (given, said, status) in [
+            (
+                state.file("log.fifo"),
+                "--log \(state.file("log.fifo")): is a FIFO that nobody reads, which the mock would wait on forever; give a regular file",
+                Int32(73)
+            ),
+            (
+                state.file("link.log"),
+                "--log \(state.file("link.log")): is a symbolic link (not followed); give the log file's own path", 73
+            ),
+            ("-", "--log -: a detached mock's log is a file, as this command returns at once; give a path", 64),
+        ] {
+            let r = try InProcess.apnsctl([
+                "mock", "--detach", "--port", "0", "--state-dir", state.file("s3"), "--log", given,
+            ])
+            #expect(r.status == status, "\(given): \(r.stderr)")
+            #expect(r.errorLines.first?.hasPrefix("error: " + said) == true, "\(given): \(r.stderr)")
+        }
         let credential = try InProcess.apnsctl(["convert", state.path, "-o", state.file("out.pem")])
         #expect(credential.status == 66, "\(credential.stderr)")
         #expect(
