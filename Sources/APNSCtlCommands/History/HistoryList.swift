@@ -1,5 +1,6 @@
 import APNSCore
 import APNSHistory
+import APNSPlatform
 import APNSSettings
 import ArgumentParser
 
@@ -118,6 +119,10 @@ extension APNSCtl.History {
                 ].compactMap { $0 }
                 var guess = guesses.isEmpty ? "" : "; did you mean \(guesses.joined(separator: " and "))?"
                 // An outcome with no APNs reason (`unknown`, `failed`, `interrupted`): --reason matches only APNs'.
+                // A --since later than now matches nothing however the history stands: said, with now.
+                if let since = query.since, since > world.clock.now() {
+                    guess += "; --since is later than now (\(LocalTime.format(epochSeconds: world.clock.now())))"
+                }
                 if let reason, nearReason == nil,
                     !APNSReason.allCases.contains(where: { $0.rawValue.lowercased() == reason.lowercased() })
                 {

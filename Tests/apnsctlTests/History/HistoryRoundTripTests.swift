@@ -185,6 +185,12 @@ import Testing
         #expect(emptyDevice.status == 64, "\(emptyDevice.stderr)")
         #expect(
             emptyDevice.stderr == "error: --device: empty value; give a device token or name, or leave --device out\n")
+        // A --since later than now can match nothing: said so, with now.
+        let future = try home.run(["history", "--since", "2999-01-01"])
+        #expect(future.status == 0 && future.stdout.isEmpty, "\(future.stderr)")
+        #expect(
+            future.stderr.hasPrefix("no recorded send matches --since 2999-01-01; --since is later than now (20"),
+            "\(future.stderr)")
         // A near miss of an APNs reason (in any case) or of a settings file's device name is named.
         #expect(
             try home.run(["history", "list", "--reason", "baddevicetokn"]).stderr
