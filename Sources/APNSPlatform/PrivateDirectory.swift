@@ -410,7 +410,10 @@ public final class PrivateDirectory: Sendable {
                 throw .untrusted(path: file(name), reason: "is a directory, not a regular file", remedy: .moveAside)
             case .failed(let e): throw .file(.unreadable(path: file(name), reason: FileSystem.errnoText(e)))
             case .notRegular(let kind):
-                throw .untrusted(path: file(name), reason: "is \(kind), not a regular file", remedy: .remove)
+                // A folder (opened for reading, it is no EISDIR) may hold what someone keeps: moved aside, not removed.
+                let folder = kind == FileOwnership.kindName(S_IFDIR)
+                throw .untrusted(
+                    path: file(name), reason: "is \(kind), not a regular file", remedy: folder ? .moveAside : .remove)
             case .owner(let uid):
                 throw .untrusted(
                     path: file(name), reason: "belongs to \(FileOwnership.ownerName(uid)), not to you",

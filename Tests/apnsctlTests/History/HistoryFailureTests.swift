@@ -134,6 +134,13 @@ import Testing
             home, mock,
             "\(home.database): is a directory, not a regular file; move it aside (mv \(home.database) "
                 + "\(home.database).old), or pass --no-history")
+        // `history` reads it, and says the same: a folder may hold what someone keeps, so not "remove it".
+        let list = try home.run(["history"])
+        #expect(list.status == 66, "\(list.stderr)")
+        #expect(
+            list.stderr.hasPrefix(
+                "error: \(home.database): is a directory, not a regular file; move it aside (mv \(home.database) "),
+            "\(list.stderr)")
     }
 
     /// `XDG_STATE_HOME` naming a file: no send can record there, and `history` says so (66) rather than "no send
