@@ -88,6 +88,11 @@ public final class HistoryStore {
             return try database.integer("PRAGMA user_version") == 0
         }
         if foreign { throw .corrupt(path: path) }
+        if version > 0,
+            try guarded({ () throws(SQLiteError) in try HistorySchema.holds(database, at: version) }) == false
+        {
+            throw .corrupt(path: path)
+        }
         if version < HistorySchema.current && readOnly { throw .readOnly(path: path) }
 
         try guarded { () throws(SQLiteError) in

@@ -14,15 +14,8 @@ struct SQLiteError: Error, Sendable {
     }
 
     var isBusy: Bool { primary == SQLITE_BUSY || primary == SQLITE_LOCKED }
-    /// A damaged file, or a layout that is not the one this history writes (a table or column gone, one added
-    /// twice): the same advice, move it aside.
-    var isCorrupt: Bool {
-        if primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB { return true }
-        guard primary == SQLITE_ERROR else { return false }
-        return ["no such table", "no such column", "duplicate column name"].contains {
-            message.hasPrefix($0)
-        } || message.contains(" has no column named ")
-    }
+    /// A damaged file (a layout that is not the history's is found when it is opened: `HistorySchema.holds`).
+    var isCorrupt: Bool { primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB }
     var isReadOnly: Bool { primary == SQLITE_READONLY || primary == SQLITE_PERM }
     var isFull: Bool { primary == SQLITE_FULL }
 }

@@ -134,6 +134,19 @@ import Testing
         chmod(path, 0o600)
     }
 
+    /// The layout an open checks a current database against is the one the steps make: a step added without
+    /// `currentLayout` following fails here (and every open of a history would call it damaged).
+    @Test func theCurrentLayoutIsWhatTheStepsMake() throws {
+        #expect(try HistorySchema.replicaLayout(at: HistorySchema.current) == HistorySchema.currentLayout)
+        // And a database brought up to date from every older layout has it too.
+        for version in 1..<Int(HistorySchema.current) {
+            let dir = try TemporaryDirectory(prefix: "history")
+            try Self.database(atVersion: version, in: dir)
+            let store = try Self.open(dir)
+            #expect(try HistorySchema.layout(of: store.database) == HistorySchema.currentLayout, "from \(version)")
+        }
+    }
+
     @Test func aFirstVersionDatabaseIsMigrated() throws {
         let dir = try TemporaryDirectory(prefix: "history")
         let path: String

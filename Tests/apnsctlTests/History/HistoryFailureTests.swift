@@ -216,6 +216,8 @@ import Testing
         for (damage, commands) in [
             ("UPDATE entries SET duration_ms = 1e308", all), ("UPDATE entries SET duration_ms = -1e20", all),
             ("ALTER TABLE entries DROP COLUMN outcome", all),
+            // A column its version has not added yet, which the next step would add again.
+            ("PRAGMA user_version = 7", all), ("ALTER TABLE entries ADD COLUMN note TEXT", all),
             ("UPDATE result_chunks SET data = x'01000140' || zeroblob(64) || x'000000000000f87f'", show),
             ("DROP TABLE result_chunks", show),
         ] {

@@ -10,13 +10,18 @@ final class HeadPipe: Sendable {
     private let taken = LockedValue<[UInt8]>([])
     private let done = DispatchSemaphore(value: 0)
 
-    init() throws {
+    /// A pipe whose ends no spawned process inherits.
+    static func openPipe() throws -> (readEnd: Int32, writeEnd: Int32) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw TestSupportError("no pipe: \(FileSystem.errnoText())") }
-        let readEnd = ends[0]
-        writeEnd = ends[1]
-        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        return (ends[0], ends[1])
+    }
+
+    init() throws {
+        let (readEnd, writeEnd) = try Self.openPipe()
+        self.writeEnd = writeEnd
         ProcessSignals.ignoreBrokenPipe()
         let (taken, done) = (self.taken, self.done)
         Thread.detachNewThread {
