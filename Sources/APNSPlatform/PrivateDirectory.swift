@@ -409,11 +409,11 @@ public final class PrivateDirectory: Sendable {
             case .failed(EISDIR):
                 throw .untrusted(path: file(name), reason: "is a directory, not a regular file", remedy: .moveAside)
             case .failed(let e): throw .file(.unreadable(path: file(name), reason: FileSystem.errnoText(e)))
-            case .notRegular(let kind):
+            case .notRegular(let type):
                 // A folder (opened for reading, it is no EISDIR) may hold what someone keeps: moved aside, not removed.
-                let folder = kind == FileOwnership.kindName(S_IFDIR)
                 throw .untrusted(
-                    path: file(name), reason: "is \(kind), not a regular file", remedy: folder ? .moveAside : .remove)
+                    path: file(name), reason: "is \(FileOwnership.kindName(type)), not a regular file",
+                    remedy: type == S_IFDIR ? .moveAside : .remove)
             case .owner(let uid):
                 throw .untrusted(
                     path: file(name), reason: "belongs to \(FileOwnership.ownerName(uid)), not to you",

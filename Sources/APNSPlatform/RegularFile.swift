@@ -19,8 +19,8 @@ enum RegularFile {
         case missing
         /// The system refused to open or inspect it (`errno`).
         case failed(Int32)
-        /// Not a regular file: `kind` says what it is ("a FIFO").
-        case notRegular(kind: String)
+        /// Not a regular file: `type` is its `st_mode`'s type bits (`S_IFIFO`), named by `FileOwnership.kindName`.
+        case notRegular(type: mode_t)
         /// A regular file, but its owner is not one `open` was told to accept.
         case owner(uid_t)
     }
@@ -51,7 +51,7 @@ enum RegularFile {
         }
         if (st.st_mode & S_IFMT) != S_IFREG {
             close(descriptor)
-            throw .notRegular(kind: FileOwnership.kindName(st.st_mode))
+            throw .notRegular(type: st.st_mode & S_IFMT)
         }
         if !owners(st.st_uid) {
             close(descriptor)

@@ -166,8 +166,9 @@ public enum TrustedFile {
                         fix: nil)
                 case .missing: throw .missing(path: path)
                 case .failed(let e): throw .unreadable(path: path, reason: FileSystem.errnoText(e))
-                case .notRegular(let kind):
-                    throw .notAFile(path: path, reason: "\(subject) \(kind), not a regular file")
+                case .notRegular(let type):
+                    throw .notAFile(
+                        path: path, reason: "\(subject) \(FileOwnership.kindName(type)), not a regular file")
                 case .owner(let uid):
                     throw .untrusted(
                         path: path, reason: "\(subject) owned by \(FileOwnership.ownerName(uid)), not by you or root",

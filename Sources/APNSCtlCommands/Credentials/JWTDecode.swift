@@ -80,7 +80,7 @@ enum JWTDecode {
             {
                 // jwt has no --cert: the advice is the key that signs tokens, not where a certificate goes.
                 let named: String =
-                    if path.hasPrefix("(PEM from ") {
+                    if CredentialSource.variable(inDisplayName: path) != nil {
                         path
                     } else if key.label.hasPrefix("-") {
                         "\(key.label) \(path)"

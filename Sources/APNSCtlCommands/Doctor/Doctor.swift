@@ -111,18 +111,24 @@ extension APNSCtl {
                 world.standardError.warning("send would refuse these settings (exit \(refusal.exitCode)): \(message)")
             }
             let format = settings[.output]?.value ?? .text
+            // Flags (64) and the --app file (66): no check's line of their own.
+            let inputs = try readInputs(settings, in: world)
+            // The mock profile's environment is the one the mock plays: a build of the other is refused, as send
+            // refuses it, rather than probed where its tokens would not work. Still a check, so a nightly report
+            // shows it: the app's.
+            do throws(CLIError) {
+                if settings.mockReadyFile != nil { try inputs.app?.checkEnvironment(settings) }
+            } catch {
+                DoctorOutput.print(
+                    [.fail("app", nil, .credential, error.message ?? "")], format: format, to: world.standardOutput)
+                throw error
+            }
             let plan: DoctorPlan
-            do { plan = try makePlan(settings, in: world) } catch {
-                // A credential that cannot be used is still a check, so a nightly report shows it; so is a build
-                // whose tokens belong to the other environment than the mock plays, under its own name.
+            do { plan = try makePlan(settings, inputs, in: world) } catch {
+                // A credential that cannot be used is still a check, so a nightly report shows it.
                 if case .credential(let message) = error {
-                    let aboutTheBuild = settings[.app].map {
-                        message.hasPrefix("\(settings.label(.app)) \($0.value)'s ")
-                    }
                     DoctorOutput.print(
-                        [.fail(aboutTheBuild == true ? "app" : "credentials", nil, .credential, message)],
-                        format: format,
-                        to: world.standardOutput)
+                        [.fail("credentials", nil, .credential, message)], format: format, to: world.standardOutput)
                 }
                 // So is a credential file that is missing or unreadable (66), the most common slip of all: a CI job
                 // parsing -o json gets its line. A missing --ca-file or --app file is no credential.

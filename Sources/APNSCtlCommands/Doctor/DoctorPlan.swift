@@ -51,12 +51,21 @@ struct DoctorPlan {
     static let expiryWarningSeconds: Int64 = 30 * 86_400
 }
 
+/// What doctor's flags settle before the credentials (the flags checked, the build `--app` names read): the
+/// plan's first step, so the build's own refusals are the `app` check's, said between the two steps.
+struct DoctorInputs {
+    /// The environments `--env` names; nil when it names none.
+    let wanted: [APNSEnvironment]?
+    let endpoints: PushEndpoints
+    let port: Int
+    let failWithin: Int64?
+    let app: AppBuildRules?
+}
+
 extension APNSCtl.Doctor {
-    /// Checks every input and settles every default from the resolved `settings`; throws the CLI error of the
-    /// first problem.
-    func makePlan(_ settings: ResolvedSettings, in world: CommandWorld) throws(CLIError) -> DoctorPlan {
-        let now = world.clock.now()
-        // 1. Flags (64), then files named by flags (66); values were checked when they were resolved.
+    /// Checks the flags (64), then the build `--app` names (66).
+    func readInputs(_ settings: ResolvedSettings, in world: CommandWorld) throws(CLIError) -> DoctorInputs {
+        // Values were checked when they were resolved.
         if connection.concurrency != nil {
             throw CLIError.usage("--concurrency: doctor sends one probe per environment; leave it out")
         }
@@ -74,9 +83,18 @@ extension APNSCtl.Doctor {
                 build: try AppBuildInput.read(path.value, flag: settings.label(.app)),
                 label: "\(settings.label(.app)) \(path.value)")
         }
-        // The mock profile's environment is the one the mock plays: a build of the other is refused, as send
-        // refuses it, rather than probed where its tokens would not work.
-        if settings.mockReadyFile != nil { try app?.checkEnvironment(settings) }
+        return DoctorInputs(wanted: wanted, endpoints: endpoints, port: port, failWithin: failWithin, app: app)
+    }
+
+    /// Checks the rest of the inputs and settles every default from the resolved `settings` and what
+    /// `readInputs` gave; throws the CLI error of the first problem.
+    func makePlan(_ settings: ResolvedSettings, _ inputs: DoctorInputs, in world: CommandWorld) throws(CLIError)
+        -> DoctorPlan
+    {
+        let now = world.clock.now()
+        let (wanted, endpoints, port, failWithin, app) = (
+            inputs.wanted, inputs.endpoints, inputs.port, inputs.failWithin, inputs.app
+        )
         // The mock profile's topic is a default (the mock certificate's bundle id), which the build's comes before.
         let mockTopic: Bool = if case .mock? = settings[.topic]?.origin { true } else { false }
         let topic = (mockTopic ? app?.build.topic : nil) ?? settings[.topic]?.value ?? app?.build.topic

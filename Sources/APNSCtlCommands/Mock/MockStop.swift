@@ -23,7 +23,7 @@ extension APNSCtl.Mock {
         @Option(
             name: .customLong("state-dir"),
             help: ArgumentHelp(
-                "The mock's state dir (default $APNSCTL_MOCK_STATE_DIR, else the mock's default).", valueName: "DIR"),
+                "The mock's state dir (default $APNSCTL_MOCK_STATE_DIR, else the mock's default).", valueName: "dir"),
             completion: .directory)
         var stateDir: String?
 
@@ -88,12 +88,7 @@ extension APNSCtl.Mock {
                     "apnsctl mock: no mock is running with state dir \(directory)"
                         + (leftover ? " (removed the mock.json a killed mock left there)" : "")
                         + (report != nil ? "; the detached mock that ran there stopped with:" : "") + "\n")
-                if let report {
-                    world.standardError.print(report.message + "\n")
-                    if report.exitStatus != ExitStatus.success {
-                        throw CLIError.checksFailed(code: report.exitStatus, message: nil)
-                    }
-                }
+                try Self.passOn(report, world: world)
             case .failed(let failure):
                 throw CLIError.outputExists("--state-dir \(failure.message)")
             case .held(let pid):
@@ -123,12 +118,17 @@ extension APNSCtl.Mock {
                 }
                 world.standardError.print("apnsctl mock: stopped the mock of \(directory) (pid \(pid))\n")
                 // A detached mock's last words (a log it could not write) and its exit status, passed on.
-                if let report = MockStopReport.take(from: storage) {
-                    world.standardError.print(report.message + "\n")
-                    if report.exitStatus != ExitStatus.success {
-                        throw CLIError.checksFailed(code: report.exitStatus, message: nil)
-                    }
-                }
+                try Self.passOn(MockStopReport.take(from: storage), world: world)
+            }
+        }
+
+        /// Says a detached mock's last words and ends with its exit status, so a script that runs `mock stop` learns
+        /// what the mock could not write to its log.
+        private static func passOn(_ report: MockStopReport?, world: CommandWorld) throws {
+            guard let report else { return }
+            world.standardError.print(report.message + "\n")
+            if report.exitStatus != ExitStatus.success {
+                throw CLIError.checksFailed(code: report.exitStatus, message: nil)
             }
         }
     }

@@ -9,11 +9,20 @@ public enum CredentialSource: Sendable, Equatable, CustomStringConvertible {
     public var displayName: String {
         switch self {
         case .file(let path): return path
-        case .pem(_, let variable): return "(PEM from \(variable))"
+        case .pem(_, let variable): return "(PEM from \(variable))"  // read back by `variable(inDisplayName:)`
         }
     }
 
     public var description: String { displayName }
+
+    /// The variable a `displayName` of PEM text names (`APNSCTL_AUTH_KEY` for `(PEM from APNSCTL_AUTH_KEY)`); nil for
+    /// a path. For messages made from a credential problem, which carries only the name: the form is read back here,
+    /// where it is written.
+    public static func variable(inDisplayName name: String) -> String? {
+        let prefix = "(PEM from "
+        guard name.hasPrefix(prefix), name.hasSuffix(")"), name.count > prefix.count + 1 else { return nil }
+        return String(name.dropFirst(prefix.count).dropLast())
+    }
 
     /// The path of a file source.
     public var path: String? {

@@ -1,6 +1,7 @@
 import APNSCore
 import APNSCrypto
 import APNSPlatform
+import APNSSettings
 
 /// How the CLI words a credential problem: the library reports facts, this adds where (flag or file) and what
 /// to do with apnsctl's own flags and variables.
@@ -112,7 +113,9 @@ extension CredentialProblem {
         case .notSigningKey(let p, let found) where found.hasPrefix("a certificate") || found.hasPrefix("a PKCS#12"):
             // The usual mix-up: a push certificate given where the token key goes.
             // A variable's PEM has no path to pass: the certificate's own variable is the place.
-            let instead = p.hasPrefix("(PEM from ") ? "APNSCTL_CERT (set APNSCTL_CERT instead)" : "--cert (--cert \(p))"
+            let instead =
+                CredentialSource.variable(inDisplayName: p) != nil
+                ? "APNSCTL_CERT (set APNSCTL_CERT instead)" : "--cert (--cert \(p))"
             return "--auth-key \(p): this is \(found), not a .p8 signing key; a certificate belongs in \(instead), "
                 + "or download the .p8 key from the Apple Developer portal for token auth"
         case .notSigningKey(let p, let found):
@@ -129,9 +132,9 @@ extension CredentialProblem {
             let name =
                 if FileSystem.namesStandardInput(p) {
                     "a key read from standard input has no file name to carry one"
-                } else if p.hasPrefix("(PEM from ") {
-                    // A PEM held in a variable (`(PEM from APNSCTL_AUTH_KEY)`) has no file name at all.
-                    "a key held in \(p.dropFirst("(PEM from ".count).dropLast()) has no file name to carry one"
+                } else if let variable = CredentialSource.variable(inDisplayName: p) {
+                    // A PEM held in a variable has no file name at all.
+                    "a key held in \(variable) has no file name to carry one"
                 } else {
                     "the file name \(FileSystem.baseName(p)) does not carry one"
                 }
