@@ -140,6 +140,11 @@ enum OtherToolFlags {
             }
         }
         guard name.hasPrefix("--") else { return line }
+        // `history --status 410`: the history filters by APNs's reason, which names its status.
+        if name == "--status", flags.contains("--reason") {
+            return "\(prefix)\(name)'. The history filters by APNs's reason, which names the status: --reason REASON"
+                + (value(of: name, in: arguments).flatMap { Int($0) }.map(reasonsAdvice) ?? "")
+        }
         // `history clear --since 1h`: clear removes what is older, never only the recent; `--before` would remove
         // the opposite of what was asked, so it is said, not offered.
         if name == "--since", flags.contains("--before") {
@@ -163,6 +168,17 @@ enum OtherToolFlags {
         }
         guard let near = Suggestion.closest(to: name, among: flags) else { return line }
         return "\(prefix)\(name)'. Did you mean '\(near)'?"
+    }
+
+    /// The reasons APNs answers `status` with, for `--status`'s advice: ` (410 is --reason Unregistered)`.
+    static func reasonsAdvice(_ status: Int) -> String {
+        let reasons = APNSReason.allCases.filter { $0.status == status }.map(\.rawValue)
+        switch reasons.count {
+        case 0: return " (APNs answers \(status) with no reason)"
+        case 1: return " (\(status) is --reason \(reasons[0]))"
+        case 2...4: return " (\(status) is " + reasons.map { "--reason \($0)" }.joined(separator: " or ") + ")"
+        default: return " (\(status) is one of \(reasons.count) reasons, such as --reason \(reasons[0]))"
+        }
     }
 
     /// `apnsctl -o json validate x.json`: a flag of a subcommand given before its name, where the command it
@@ -269,6 +285,9 @@ enum OtherToolFlags {
             else { break }
             command = next
         }
+        // `history --status`: the flags of a group not followed by one of its commands are its default one's, as the
+        // parser reads them.
+        if let fallback = command.configuration.defaultSubcommand { command = fallback }
         guard command != APNSCtl.self else { return [] }
         var flags: [(names: [String], takesValue: Bool)] = []
         for line in APNSCtl.helpMessage(for: command, columns: 10_000).split(separator: "\n") {

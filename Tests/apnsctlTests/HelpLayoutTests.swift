@@ -84,6 +84,19 @@ import Testing
         check()
     }
 
+    /// A flag's value is named one way in every command (`--state-dir <dir>`, `--port <port>`), as the parser names
+    /// them in usage lines: mock's own were `<DIR>` beside its usage line's `<dir>`. (Prose may name a part of a
+    /// file name, `AuthKey_<KEYID>.p8`.)
+    @Test(arguments: commands)
+    func valueNamesAreLowercase(command: [String]) throws {
+        for line in try Self.help(command) {
+            for match in line.matches(of: /(?:^|\s)--?[A-Za-z0-9-]+[ =]<([^>]*)>/) {
+                let name = String(match.output.1)
+                #expect(name == name.lowercased(), "\(command): <\(name)> in \(line)")
+            }
+        }
+    }
+
     @Test(arguments: commands)
     func noMarkdownInTerminalHelp(command: [String]) throws {
         for line in try Self.help(command) {

@@ -104,14 +104,25 @@ extension APNSCtl.History {
             // An empty list says why, so a mistyped device or reason is not taken for "never sent": on stderr, so
             // with -o json too when a filter was given (a script's empty answer may be a typo).
             if entries.isEmpty && (format == .text || !filters.isEmpty) {
+                // The device's own sends, when another filter was given too: found, the device was no typo.
+                var deviceAlone = query
+                (deviceAlone.reason, deviceAlone.since, deviceAlone.limit) = (nil, nil, 1)
+                let deviceHasSends =
+                    device != nil && (reason != nil || since != nil)
+                    && (try? store.entries(deviceAlone))?.isEmpty == false
                 let devices =
                     device == nil
                     ? ""
-                    : " (a device is its whole token, the shortened form send prints, or a name: one it was given by, or one of the settings file's devices)"
+                    : deviceHasSends
+                        ? " (the device has recorded sends, none that match the other filters)"
+                        : " (a device is its whole token, the shortened form send prints, or a name: one it was given by, or one of the settings file's devices)"
                 // A near miss of a device name or an APNs reason is named, as a mistyped flag is.
-                let nearDevice = device.flatMap {
-                    HistoryTime.closestDeviceName(to: $0, settings: settingsFile, in: world)
-                }
+                let nearDevice =
+                    deviceHasSends
+                    ? nil
+                    : device.flatMap {
+                        HistoryTime.closestDeviceName(to: $0, settings: settingsFile, in: world)
+                    }
                 let nearReason = reason.flatMap { HistoryTime.closestReason(to: $0) }
                 let guesses = [
                     nearDevice.map { "the device \(PrintableText.quoted($0))" },

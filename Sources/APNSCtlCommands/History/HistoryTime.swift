@@ -14,7 +14,17 @@ enum HistoryTime {
         let trimmed = text.trimmingBlanks()
         if let problem = signedDurationProblem(trimmed, flag: flag) { throw .usage(problem) }
         if let seconds = RequestDefaults.durationSeconds(trimmed) { return world.clock.now() - seconds }
-        if let date = ISO8601Date(trimmed), date.epochSeconds >= 0 {
+        // Times no send has: said as out of range, not as text that is no time.
+        let noSendThatOld = "earlier than any send; give a later time, or leave \(flag) out"
+        if TimeValue.isDurationTooLarge(trimmed) {
+            throw .usage(
+                "\(flag) \(PrintableText.quoted(text)): too long ago (at most 9 digits before the unit, and "
+                    + "999999999s is 31 years), \(noSendThatOld)")
+        }
+        if let date = ISO8601Date(trimmed), date.epochSeconds < 0 {
+            throw .usage("\(flag) \(PrintableText.quoted(text)): before 1970, \(noSendThatOld)")
+        }
+        if let date = ISO8601Date(trimmed) {
             if date.hasZone { return date.epochSeconds }
             // Checked whole above (calendar fields too): its numbers are the local wall time's fields.
             let digits = trimmed.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }

@@ -87,7 +87,7 @@ extension APNSCtl {
             name: .customLong("state-dir"),
             help: ArgumentHelp(
                 "Directory for the mock's credentials and mock.json (default $APNSCTL_MOCK_STATE_DIR, where the built-in mock profile reads mock.json too, else $XDG_STATE_HOME/apnsctl/mock, else ~/.local/state/apnsctl/mock). It must be yours and writable by nobody else (a link is refused); a missing one is created 0700.",
-                valueName: "DIR"), completion: .directory)
+                valueName: "dir"), completion: .directory)
         var stateDir: String?
 
         @Option(
@@ -101,7 +101,7 @@ extension APNSCtl {
             name: .customLong("auth-key-pub"),
             help: ArgumentHelp(
                 "Also accept bearer tokens signed by this key (a PUBLIC KEY PEM, a .p8 or a certificate).",
-                valueName: "FILE"),
+                valueName: "file"),
             completion: .file())
         var authKeyPub: String?
 
@@ -109,33 +109,33 @@ extension APNSCtl {
             name: .customLong("key-id"),
             help: ArgumentHelp(
                 "Key id of --auth-key-pub (default: from its file name when it starts AuthKey_KEYID, any extension).",
-                valueName: "ID"))
+                valueName: "id"))
         var keyID: String?
 
         @Option(
             name: .customLong("team-id"),
             help: ArgumentHelp(
-                "Team id of --auth-key-pub (default: the state dir's team id).", valueName: "ID"))
+                "Team id of --auth-key-pub (default: the state dir's team id).", valueName: "id"))
         var teamID: String?
 
         @Option(
             name: .customLong("unregistered"),
             help: ArgumentHelp(
-                "Answer this device token with 410 Unregistered and a timestamp (repeatable).", valueName: "TOKEN"))
+                "Answer this device token with 410 Unregistered and a timestamp (repeatable).", valueName: "token"))
         var unregistered: [String] = []
 
         @Option(
             name: .customLong("reject"),
             help: ArgumentHelp(
                 "Answer this device token with REASON and its documented status, e.g. 3f2a…=BadDeviceToken (repeatable).",
-                valueName: "TOKEN=REASON"))
+                valueName: "token=reason"))
         var reject: [String] = []
 
         @Option(
             name: .customLong("error-close-after"),
             help: ArgumentHelp(
                 "After N error answers on one connection (410s do not count; a BadDeviceToken counts as N), send GOAWAY and close it, as APNs does. Off by default.",
-                valueName: "N"))
+                valueName: "n"))
         var errorCloseAfter: Int?
 
         @Option(
@@ -156,7 +156,7 @@ extension APNSCtl {
             name: .customLong("log"),
             help: ArgumentHelp(
                 "With --detach: append the mock's log (its stdout and stderr) to this file (default: mock.log in the state dir).",
-                valueName: "FILE"), completion: .file())
+                valueName: "file"), completion: .file())
         var log: String?
 
         @Option(
@@ -170,7 +170,7 @@ extension APNSCtl {
         @Option(
             name: .customLong("max-connections"),
             help: ArgumentHelp(
-                "Connections served at once; more are closed at once, with a warning on stderr.", valueName: "N",
+                "Connections served at once; more are closed at once, with a warning on stderr.", valueName: "n",
                 visibility: .hidden))
         var maxConnections = 10_000
 
@@ -178,13 +178,13 @@ extension APNSCtl {
             name: .customLong("max-streams"),
             help: ArgumentHelp(
                 "SETTINGS_MAX_CONCURRENT_STREAMS advertised (token connections get 1 until their first good token).",
-                valueName: "N", visibility: .hidden))
+                valueName: "n", visibility: .hidden))
         var maxStreams = Int(APNSLimit.observedMaxConcurrentStreams)
 
         @Option(
             name: .customLong("max-channels"),
             help: ArgumentHelp(
-                "Broadcast channels per app before CannotCreateChannelConfig (APNs: 10000).", valueName: "N",
+                "Broadcast channels per app before CannotCreateChannelConfig (APNs: 10000).", valueName: "n",
                 visibility: .hidden))
         var maxChannels = Broadcast.maximumChannels
 

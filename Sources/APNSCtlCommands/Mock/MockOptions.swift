@@ -9,35 +9,35 @@ struct MockFaultOptions: ParsableArguments {
         name: .customLong("fault-goaway-after"),
         help: ArgumentHelp(
             "Answer N requests per connection, then GOAWAY with the last answered stream as last-stream-id.",
-            valueName: "N", visibility: .hidden))
+            valueName: "n", visibility: .hidden))
     var goAwayAfter: Int?
 
     @Option(
         name: .customLong("fault-close-after"),
         help: ArgumentHelp(
             "Answer N requests per connection, then close the TCP connection when the next one arrives.",
-            valueName: "N", visibility: .hidden))
+            valueName: "n", visibility: .hidden))
     var closeAfter: Int?
 
     @Option(
         name: .customLong("fault-reset-after"),
         help: ArgumentHelp(
             "Answer N requests per connection, wait until the client acknowledged them, then reset the TCP connection (RST).",
-            valueName: "N", visibility: .hidden))
+            valueName: "n", visibility: .hidden))
     var resetAfter: Int?
 
     @Option(
         name: .customLong("fault-eof-after"),
         help: ArgumentHelp(
             "Answer N requests per connection, then end TCP (FIN) without TLS close_notify.",
-            valueName: "N", visibility: .hidden))
+            valueName: "n", visibility: .hidden))
     var eofAfter: Int?
 
     @Option(
         name: .customLong("fault-drop-unanswered-after"),
         help: ArgumentHelp(
             "Answer N requests per connection; then receive (and log) the requests that arrive, answer none of them, and reset the connection: requests a server may have processed without answering.",
-            valueName: "N", visibility: .hidden))
+            valueName: "n", visibility: .hidden))
     var dropUnansweredAfter: Int?
 
     @Flag(
@@ -62,7 +62,7 @@ struct MockFaultOptions: ParsableArguments {
     @Option(
         name: .customLong("fault-connections"),
         help: ArgumentHelp(
-            "Only the first N connections misbehave (default: all).", valueName: "N", visibility: .hidden))
+            "Only the first N connections misbehave (default: all).", valueName: "n", visibility: .hidden))
     var connections: Int?
 
     func validate() throws {

@@ -157,6 +157,11 @@ import Testing
             try home.run(["history", "list", "--device", Self.token(2), "--reason", "unregistered"]).lines.count == 2)
         let other = try home.run(["history", "list", "--device", Self.token(1), "--reason", "Unregistered"])
         #expect(other.stdout.isEmpty, "\(other.stdout)")
+        // The device has sends: no hint that it was mistyped.
+        #expect(
+            other.stderr
+                == "no recorded send matches --device \(Self.token(1)) --reason Unregistered (the device has recorded sends, none that match the other filters)\n",
+            "\(other.stderr)")
         #expect(
             try home.run(["history", "list", "--device", Self.token(3), "--reason", "BadDeviceToken"]).lines.count == 2)
         // The token as send's lines shorten it, copied from them (or typed with three dots), finds it too.

@@ -60,6 +60,16 @@ import Testing
             refused?.message
                 == "--before \"2026-12-01T01:10:00 PST\": not a time; give a duration ago (30m, 2h, 7d), a local date or time (2026-11-28, 2026-11-28 18:02) or one with its zone (2026-11-28T18:02:00Z, 2026-11-28T18:02:00+05:00)"
         )
+        // A time, but one no send has: out of range, not "not a time".
+        for (text, why) in [
+            ("0001-01-01", "before 1970"), ("1969-12-31T23:00:00Z", "before 1970"),
+            ("99999999999h", "too long ago (at most 9 digits before the unit, and 999999999s is 31 years)"),
+        ] {
+            let early = #expect(throws: CLIError.self) { try time(text) }
+            #expect(
+                early?.message == "--before \"\(text)\": \(why), earlier than any send; give a later time, or leave "
+                    + "--before out", "\(early?.message ?? "")")
+        }
     }
 
     @Test func entriesOlderThanThirtyDaysGoByTheWorldsClock() throws {

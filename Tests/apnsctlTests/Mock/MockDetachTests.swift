@@ -71,7 +71,8 @@ import Testing
                     status=0
                     "$0" mock stop --state-dir "$1" || status=$?
                     "$0" mock stop --state-dir "$1"
-                    "$0" mock --detach --port 0 --state-dir "$1" --log /dev/full > /dev/null 2>&1
+                    mknod "$1/full" c 1 7
+                    "$0" mock --detach --port 0 --state-dir "$1" --log "$1/full" > /dev/null 2>&1
                     APNSCTL_MOCK_STATE_DIR="$1" "$0" send -p mock-token --alert Hello -q \(devices)
                     pid=$(cat "$1/mock.lock")
                     kill -TERM "$pid"
@@ -134,11 +135,13 @@ import Testing
             #expect(!log.contains("state dir in use"), "\(log)")
 
             // Started, but its endpoint cannot be printed: exit 74 (CLI.md), saying that it runs on and how to stop it.
+            // Its stdout is a full-disk device made for the test (as /dev/full is), never a real /dev entry.
+            let device = try TemporaryDirectory(prefix: "detach-device")
             let full = try CommandRunner.run(
                 "/bin/sh",
                 [
-                    "-c", #""$0" mock --detach --port 0 --state-dir "$1" > /dev/full"#, CommandRunner.apnsctlPath,
-                    state.path,
+                    "-c", #"mknod "$2" c 1 7 && "$0" mock --detach --port 0 --state-dir "$1" > "$2""#,
+                    CommandRunner.apnsctlPath, state.path, device.file("full"),
                 ])
             #expect(full.status == 74, "\(full.stderr)")
             let last = try #require(full.stderr.split(separator: "\n").last.map(String.init))

@@ -225,6 +225,20 @@ import Testing
             since.errorLines.first
                 == "error: Unknown option '--since'. This command removes every entry, or those started before a time (--before WHEN); it cannot remove only the recent ones",
             "\(since.stderr)")
+        // `history --status 410`: the history filters by reason, and the status's reasons are named.
+        for (arguments, advice) in [
+            (["history", "list", "--status", "410"], " (410 is --reason ExpiredToken or --reason Unregistered)"),
+            (["history", "--status", "413"], " (413 is --reason PayloadTooLarge)"),
+            (["history", "--status", "400"], " (400 is one of 22 reasons, such as --reason BadCollapseId)"),
+            (["history", "--status=x"], ""),
+        ] {
+            let status = try InProcess.apnsctl(arguments)
+            #expect(status.status == 64)
+            #expect(
+                status.errorLines.first
+                    == "error: Unknown option '--status'. The history filters by APNs's reason, which names the status: --reason REASON\(advice)",
+                "\(status.stderr)")
+        }
         let silent = try InProcess.apnsctl(["send", "--silent", "-d", Self.token(1)])
         #expect(
             silent.errorLines.first
