@@ -193,10 +193,18 @@ public final class HistoryStore {
                     try s.run()
                     s.reset()
                 }
-                try removeOld(before: now - Int64(keepDays) * 86_400, keeping: keepEntries)
+                try removeOld(before: Self.cutoff(keepDays: keepDays, now: now), keeping: keepEntries)
             }
             return id
         }
+    }
+
+    /// The start before which an entry is older than `keepDays` days: any count of days a setting takes, up to
+    /// Int.max, keeps every entry rather than overflowing.
+    static func cutoff(keepDays: Int, now: Int64) -> Int64 {
+        let (span, tooLong) = Int64(keepDays).multipliedReportingOverflow(by: 86_400)
+        let (cutoff, beforeAnyTime) = now.subtractingReportingOverflow(span)
+        return tooLong || beforeAnyTime ? .min : cutoff
     }
 
     /// Results past this size make an entry large: its pages are written from the larger page cache.

@@ -71,12 +71,17 @@ public final class FileLock: @unchecked Sendable {
     public static func waitUntilFree(_ name: String, in directory: PrivateDirectory, seconds: Int) -> Bool {
         guard let fd = try? directory.openForLocking(name, mode: 0o644) else { return false }
         defer { close(fd) }
+        guard lock(fd, waitingUpTo: seconds) else { return false }
+        _ = flock(fd, LOCK_UN)
+        return true
+    }
+
+    /// Takes an exclusive flock on `fd`, trying every 20 ms for up to `seconds` (flock has no timed wait): false
+    /// when the time runs out or the lock cannot be taken.
+    static func lock(_ fd: Int32, waitingUpTo seconds: Int) -> Bool {
         let deadline = SystemClock.monotonicNanoseconds() + UInt64(seconds) * 1_000_000_000
         while true {
-            if flock(fd, LOCK_EX | LOCK_NB) == 0 {
-                _ = flock(fd, LOCK_UN)
-                return true
-            }
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
             let e = errno
             guard e == EWOULDBLOCK || e == EAGAIN || e == EINTR else { return false }
             if SystemClock.monotonicNanoseconds() >= deadline { return false }

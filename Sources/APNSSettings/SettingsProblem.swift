@@ -37,8 +37,13 @@ public struct SettingsProblem: Error, Sendable, Equatable {
 
     /// The problem with the command that removes its line, for the file at `location`: `--config FILE` is in the
     /// command when the file was named by that flag (the variable names it for every command).
-    public func withMendingCommand(for location: SettingsLocation) -> SettingsProblem {
+    /// With the file's `bytes`, the removal is tried on them first: a line the editor cannot take out in place (one
+    /// of two `[[…]]` headers, say) gets "edit the file by hand", never a command that would then refuse.
+    public func withMendingCommand(for location: SettingsLocation, bytes: [UInt8]? = nil) -> SettingsProblem {
         guard let mend else { return self }
+        if let bytes, !Self.removes(mend, from: bytes, path: location.path) {
+            return SettingsProblem(kind, message + " (apnsctl config cannot remove it in place; edit the file by hand)")
+        }
         // Names a terminal would act on are printed escaped, and a command pasted from that names other ones.
         let names: [String?]
         switch mend {
@@ -58,6 +63,17 @@ public struct SettingsProblem: Error, Sendable, Equatable {
         words += (name.hasPrefix("-") ? ["--"] : []) + [ShellWord.of(name)]
         // Said once: the problem returned has no mend left to add.
         return SettingsProblem(kind, message + " (\(words.joined(separator: " ")) \(removes))")
+    }
+
+    /// Whether `config unset` or `remove-device` would take `mend`'s line out of `bytes`.
+    public static func removes(_ mend: Mend, from bytes: [UInt8], path: String) -> Bool {
+        guard var editor = try? SettingsEditor.forRepair(path: path, bytes: bytes) else { return false }
+        switch mend {
+        case .key(let key, let profile):
+            return (try? editor.remove(key, from: profile.map { ["profiles", $0] } ?? [])) == true
+        case .device(let name, let profile):
+            return (try? editor.remove(name, from: profile.map { ["profiles", $0, "devices"] } ?? ["devices"])) == true
+        }
     }
 
     static func missing(_ message: String) -> SettingsProblem { SettingsProblem(.inputMissing, message) }

@@ -113,6 +113,17 @@ import Testing
         #expect(Self.ours("a = 9223372036854775808") == nil)
         #expect(Self.ours("a = -9223372036854775809") == nil)
         #expect(error("a = 99999999999999999999")?.message.contains("64 bits") == true)
+        // Digits that fit, but are no TOML integer: said for what they are, not for their size.
+        for (text, said) in [
+            ("05", "integer 05: TOML takes no leading zero; write 5"),
+            ("-007", "integer -007: TOML takes no leading zero; write -7"),
+            ("00", "integer 00: TOML takes no leading zero; write 0"),
+            ("1__0", "integer 1__0: an underscore goes only between two digits (1_000)"),
+            ("_1", "integer _1: an underscore goes only between two digits (1_000)"),
+            ("1_", "integer 1_: an underscore goes only between two digits (1_000)"),
+        ] {
+            #expect(error("a = \(text)")?.message == said, "\(text)")
+        }
     }
 
     /// Plain decimal integers take a shorter path (`TOMLParser.plainDecimal`); its edges read as the general one

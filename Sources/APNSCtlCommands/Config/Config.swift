@@ -24,7 +24,8 @@ extension APNSCtl {
 
                 init, set, unset, add-device and remove-device edit the file in place: comments, blank lines \
                 and key order stay, the result is checked as a load would check it, and it is written mode \
-                0600 through a temporary file and rename.
+                0600 through a temporary file and rename, one edit at a time (edits run at once wait their \
+                turn, so none is lost).
 
                 Examples:
                   apnsctl config init --auth-key ~/keys/AuthKey_ABCDE12345.p8 \\

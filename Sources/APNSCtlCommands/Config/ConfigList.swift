@@ -73,10 +73,21 @@ extension APNSCtl.Config {
                         (input.location.configFlagWords + (entry.profile.map { ["--profile", ShellWord.of($0)] } ?? []))
                         .map { $0 + " " }.joined()
                     let name = ShellWord.of(entry.name)
+                    // Only commands that would work: an entry the editor cannot take out in place (an inline table)
+                    // is mended by hand.
+                    let removable =
+                        input.fileBytes.map {
+                            SettingsProblem.removes(
+                                .device(entry.name, profile: entry.profile), from: $0, path: input.location.path)
+                        } ?? false
+                    let mending =
+                        removable
+                        ? "apnsctl config add-device \(profile)\(name) TOKEN replaces it, apnsctl config remove-device "
+                            + "\(profile)\(name) removes it"
+                        : "apnsctl config cannot change it in place; edit line \(entry.line) by hand"
                     world.standardError.warning(
                         "\(entry.file):\(entry.line): device \(PrintableText.quoted(entry.name)) is not a usable token: \(why); "
-                            + "send -d \(name) fails until it is mended: apnsctl config add-device \(profile)\(name) TOKEN "
-                            + "replaces it, apnsctl config remove-device \(profile)\(name) removes it")
+                            + "send -d \(name) fails until it is mended: \(mending)")
                 }
             }
             if parsed == nil {

@@ -4,7 +4,8 @@ import APNSSettings
 import ArgumentParser
 
 extension APNSCtl.Config {
-    /// `apnsctl config path`: the settings file in use and whether it exists (it is not read).
+    /// `apnsctl config path`: the settings file in use and whether it exists (it is not parsed; a file no command
+    /// would read is said with why).
     struct Path: WorldCommand {
         static let configuration = CommandConfiguration(
             commandName: "path",
@@ -46,9 +47,17 @@ extension APNSCtl.Config {
                     to: world.standardOutput)
             case .text:
                 let from = location.isExplicit ? "from \(location.origin.description); " : "the default; "
+                // Something there that no command reads (a folder, a FIFO, a link to nothing, another's file): what
+                // they would say, so "exists" is not taken for "in use".
+                var refusal = ""
+                if exists {
+                    do { _ = try SettingsFileReader.read(location) } catch {
+                        refusal = ", but no command reads it: " + error.message
+                    }
+                }
                 try ConfigOutput.write(
                     [
-                        "\(location.path.escapingControlsForOutput()) (\(from)\(exists ? "exists" : "does not exist")\(!exists && !location.isExplicit ? ": no settings are read" : ""))"
+                        "\(location.path.escapingControlsForOutput()) (\(from)\(exists ? "exists" : "does not exist")\(!exists && !location.isExplicit ? ": no settings are read" : "")\(refusal.escapingControlsForOutput()))"
                     ],
                     to: world.standardOutput)
             }

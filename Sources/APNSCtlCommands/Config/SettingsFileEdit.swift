@@ -15,6 +15,9 @@ struct SettingsFileEdit {
     let world: CommandWorld
     /// Whether the file may be one that does not load (a repair, `config unset` and `remove-device`).
     let repairing: Bool
+    /// Held from the read to the write: edits run in turn, and none is lost to another's rename (nil where no
+    /// folder could be locked: edited as before).
+    private let lock: DirectoryLock?
 
     /// `repairing`: the file need only be TOML, not load as settings (`config unset` removes the line at fault).
     init(options: ConfigFileOptions, world: CommandWorld, repairing: Bool = false) throws(CLIError) {
@@ -22,22 +25,38 @@ struct SettingsFileEdit {
         location = found
         self.world = world
         self.repairing = repairing
+        switch DirectoryLock.acquire(nearest: found.directory, seconds: Self.lockSeconds) {
+        case .acquired(let held): lock = held
+        case .unavailable: lock = nil
+        case .held(let directory):
+            throw .outputExists(
+                "\(found.path): another edit of the settings in \(directory) has gone on for more than "
+                    + "\(Self.lockSeconds) s (an apnsctl config stopped with Ctrl-Z?); nothing was changed: let it "
+                    + "finish, and run this again")
+        }
+        var read: [UInt8]? = nil
         do {
             // A named file that does not exist yet is created, as the default one is; one to mend must exist.
             let bytes = try SettingsFileReader.read(
                 repairing ? found : SettingsLocation(path: found.path, origin: .defaultValue))
+            read = bytes
             existed = bytes != nil
             editor =
                 repairing
                 ? try SettingsEditor.forRepair(path: found.path, bytes: bytes ?? [])
                 : try SettingsEditor(path: found.path, bytes: bytes ?? [])
-        } catch { throw CLIError(error.withMendingCommand(for: found)) }
+        } catch { throw CLIError(error.withMendingCommand(for: found, bytes: read)) }
     }
+
+    /// How long an edit waits for another to finish; an edit takes milliseconds.
+    static let lockSeconds = 10
 
     /// The file as it reads now; a problem one line's removal mends names the command that removes it.
     var file: SettingsFile {
         get throws(CLIError) {
-            do { return try editor.file } catch { throw CLIError(error.withMendingCommand(for: location)) }
+            do { return try editor.file } catch {
+                throw CLIError(error.withMendingCommand(for: location, bytes: editor.bytes))
+            }
         }
     }
 

@@ -107,7 +107,8 @@ public enum ProfileValueText {
         return table["v"]?.value
     }
 
-    /// `text` as a TOML basic string: `"`, `\` and control characters escaped.
+    /// `text` as a TOML basic string: `"`, `\`, control characters and bidirectional overrides escaped (the
+    /// characters no terminal may get raw: `cat config.toml` would show a reordered line).
     public static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
@@ -118,7 +119,7 @@ public enum ProfileValueText {
             case "\t": out += "\\t"
             case "\r": out += "\\r"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
+                if PrintableText.needsEscaping(scalar) {
                     let hex = String(scalar.value, radix: 16, uppercase: true)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

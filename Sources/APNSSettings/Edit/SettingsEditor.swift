@@ -147,7 +147,11 @@ public struct SettingsEditor: Sendable {
             let firstHeader = text.nextHeader(after: 0)
             let own = keyLines.filter { $0 < firstHeader }
             if let last = own.max() { return text.span(from: last).upperBound + 1 }
-            return text.commentsAbove(firstHeader)
+            // Above the blank lines before the first table too: each unset and set again of a top-level key would
+            // otherwise add one more blank line above the table.
+            var index = text.commentsAbove(firstHeader)
+            while index > 0, text.content(index - 1).allSatisfy({ $0 == " " || $0 == "\t" }) { index -= 1 }
+            return index
         }
         let header = text.headerLine(table) ?? text.lines.count
         let end = text.nextHeader(after: header + 1)

@@ -37,7 +37,7 @@ public struct SettingsInput: Sendable {
     public func parsedFile() throws(SettingsProblem) -> SettingsFile? {
         guard let fileBytes else { return nil }
         do { return try SettingsFile.parse(fileBytes, path: location.path) } catch {
-            throw error.withMendingCommand(for: location)
+            throw error.withMendingCommand(for: location, bytes: fileBytes)
         }
     }
 }

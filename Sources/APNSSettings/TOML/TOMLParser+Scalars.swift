@@ -196,7 +196,7 @@ extension TOMLParser {
         guard !text.isEmpty else { throw fail("expected a value, found \(Self.describe(current ?? 0))", at: start) }
         if let n = Self.integer(text) { return .integer(n) }
         if let d = Self.float(text) { return .float(d) }
-        if Self.isIntegerShape(text) { throw fail("integer \(text) does not fit in 64 bits", at: start) }
+        if Self.isIntegerShape(text) { throw fail(Self.integerFault(text), at: start) }
         // An editor's typographic quotes (“…”, ‘…’) are no TOML quotes: the advice puts straight ones in their place.
         let typographic: Set<Character> = ["\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}"]
         // (A straight one beside a typographic one, `“com.x"`, goes too: the advice holds one pair.)
@@ -302,6 +302,22 @@ extension TOMLParser {
             return nil
         }
         return String(plain)
+    }
+
+    /// Why digits that `integer` refused are no TOML integer: a leading zero (`05`), an underscore not between two
+    /// digits (`1__0`, `_1`, `1_`), or else too many digits for 64 bits.
+    static func integerFault(_ text: String) -> String {
+        var digits = Substring(text)
+        if digits.first == "+" || digits.first == "-" { digits = digits.dropFirst() }
+        if digits.first == "_" || digits.last == "_" || digits.contains("__") {
+            return "integer \(text): an underscore goes only between two digits (1_000)"
+        }
+        if digits.count > 1 && digits.first == "0" {
+            let sign = text.prefix(text.count - digits.count)
+            let rest = digits.drop { $0 == "0" || $0 == "_" }
+            return "integer \(text): TOML takes no leading zero; write \(rest.isEmpty ? "0" : sign + rest)"
+        }
+        return "integer \(text) does not fit in 64 bits"
     }
 
     static func isIntegerShape(_ text: String) -> Bool {

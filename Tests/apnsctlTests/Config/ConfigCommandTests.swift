@@ -76,6 +76,17 @@ import Testing
         let byFlag = try home.run(
             ["config", "path", "--config", home.configFile], ["APNSCTL_CONFIG": "/nowhere/c.toml"])
         #expect(byFlag.stdout == "\(home.configFile) (from --config; exists)\n")
+        // Something there that no command reads: said with why, not as a file in use.
+        let folder = home.root.file("folder.toml")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let shared = try home.root.write("shared.toml", Self.example, mode: 0o666)
+        for (path, why) in [(folder, "is a directory"), (shared, "writable by")] {
+            let said = try home.run(["config", "path", "--config", path])
+            #expect(said.status == 0, "\(said.stderr)")
+            #expect(
+                said.stdout.hasPrefix("\(path) (from --config; exists, but no command reads it: ")
+                    && said.stdout.contains(why), "\(said.stdout)")
+        }
     }
 
     @Test func listShowsProfilesAndDevices() throws {
@@ -138,6 +149,23 @@ import Testing
             ), "\(named.stderr)")
         #expect(try home.run(["config", "remove-device", "--config", other, "x"]).status == 0)
         #expect(try home.run(["config", "list", "--config", other]).stderr.isEmpty)
+        // An entry the editor cannot take out in place (an inline table) is not given commands that then refuse.
+        let inline = try home.root.write("inline.toml", "[devices]\nbaz = {a = 1}\n", mode: 0o600)
+        let byHand = try home.run(["config", "list", "--config", inline])
+        #expect(
+            byHand.stderr.hasSuffix(
+                "send -d baz fails until it is mended: apnsctl config cannot change it in place; edit line 2 by hand\n"),
+            "\(byHand.stderr)")
+        // So is a key of a table array with two headers, which `config unset` could not remove either.
+        let twice = try home.root.write(
+            "twice.toml", "[profiles.x]\ntopic = \"a.b\"\n[[profiles.x.y]]\n[[profiles.x.y]]\n", mode: 0o600)
+        let refused = try home.run(["config", "show", "--config", twice, "-p", "x"])
+        #expect(refused.status == 64)
+        #expect(
+            refused.stderr.contains("unknown key \"y\"")
+                && refused.stderr.hasSuffix("(apnsctl config cannot remove it in place; edit the file by hand)\n"),
+            "\(refused.stderr)")
+        #expect(try home.run(["config", "unset", "--config", twice, "-p", "x", "y"]).status == 64)
     }
 
     @Test func showNamesEveryOrigin() throws {

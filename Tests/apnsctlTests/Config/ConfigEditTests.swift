@@ -1,3 +1,4 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
@@ -57,6 +58,47 @@ import Testing
         chmod(home.configFile, 0o640)
         #expect(try home.run(["config", "set", "-p", "dev", "priority", "5"]).status == 0)
         #expect(try mode(home.configFile) == 0o600)
+    }
+
+    /// A top-level key unset and set again leaves the file as it was: each round added a blank line above the
+    /// first table.
+    @Test func unsetAndSetAgainLeavesTheFileAsItWas() throws {
+        let home = try Home()
+        #expect(try home.run(["config", "set", "-p", "dev", "topic", "com.example.app"]).status == 0)
+        #expect(try home.run(["config", "set", "default-profile", "dev"]).status == 0)
+        let first = try text(home)
+        #expect(first == "default-profile = \"dev\"\n\n[profiles.dev]\ntopic = \"com.example.app\"\n", "\(first)")
+        for _ in 0..<3 {
+            #expect(try home.run(["config", "unset", "default-profile"]).status == 0)
+            #expect(try home.run(["config", "set", "default-profile", "dev"]).status == 0)
+        }
+        #expect(try text(home) == first)
+    }
+
+    /// Edits made at once (a script's `&`) run in turn: none is lost to another's rename (of 20 at once, 16 were,
+    /// each saying it had written its line).
+    @Test func editsMadeAtOnceAreAllKept() async throws {
+        try await offThePool {
+            let home = try Home()
+            try home.write(Self.commented)
+            let names = (0..<16).map { "phone\($0)" }
+            let statuses = LockedValue<[Int32]>([])
+            let group = DispatchGroup()
+            for (i, name) in names.enumerated() {
+                group.enter()
+                Thread.detachNewThread {
+                    let token = String(format: "%064x", 0xab00 + i)
+                    let r = try? home.run(["config", "add-device", name, token])
+                    statuses.withLock { $0.append(r?.status ?? -1) }
+                    group.leave()
+                }
+            }
+            #expect(group.wait(timeout: .now() + 60) == .success)
+            #expect(statuses.current.count == names.count && statuses.current.allSatisfy { $0 == 0 })
+            let file = try text(home)
+            #expect(names.allSatisfy { file.contains("\n\($0) = ") }, "\(file)")
+            #expect(file.hasPrefix(Self.commented.prefix(40)))
+        }
     }
 
     /// `config unset devices` is no key's line to remove: it names the command that removes a device name, and the
@@ -165,6 +207,16 @@ import Testing
         #expect(path.status == 0, "\(path.stderr)")
         #expect(path.stderr.split(separator: "\n").count == 1, "\(path.stderr)")
         #expect(path.stderr.hasPrefix("warning: ca-file: ") && path.stderr.contains("a\\u{A}b.pem does not exist"))
+        // A bidirectional override is written escaped, as a control character is: `cat` of the file shows it as it
+        // is, not a reordered line; and it reads back as the same text.
+        let bidi = try home.run(["config", "set", "-p", "dev", "ca-file", "a\u{202E}b.pem"])
+        #expect(bidi.status == 0, "\(bidi.stderr)")
+        let device = try home.run(["config", "add-device", "ph\u{2066}one", Self.token2])
+        #expect(device.status == 0, "\(device.stderr)")
+        let file = try text(home)
+        #expect(!file.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{2066}" }, "\(file)")
+        #expect(file.contains("ca-file = \"a\\u202Eb.pem\"") && file.contains("\"ph\\u2066one\" = "), "\(file)")
+        #expect(try PythonTOML.accepts(file), "\(file)")
     }
 
     /// A value starting with - and a digit reads as a flag (and `-1h` as -h, help): the key's setting says why it

@@ -87,6 +87,14 @@ import Testing
             Self.send(mock, Self.world(home, now: Self.now + 31 * day + 3600, ["APNSCTL_HISTORY_DAYS": "1"]), 4) == 0)
         #expect(
             try HistoryHome.objects(try home.run(["history", "list", "-o", "json"])).map { $0["id"] as? Int } == [4, 3])
+        // Any count of days the setting takes keeps everything (9223372036854775807 days overflowed: a crash after
+        // the send, which was then not recorded).
+        for days in [String(Int.max), "106751991167301"] {
+            #expect(Self.send(mock, Self.world(home, now: Self.now + 32 * day, ["APNSCTL_HISTORY_DAYS": days]), 5) == 0)
+        }
+        #expect(
+            try HistoryHome.objects(try home.run(["history", "list", "-o", "json"])).map { $0["id"] as? Int }
+                == [6, 5, 4, 3])
     }
 
     @Test func theNewestEntriesAreKeptByCount() throws {
