@@ -100,11 +100,18 @@ public struct TerminalPrompt: Sendable {
         return nil
     }
 
-    /// Shows `prompt` and reads one line with echo (a yes/no answer); nil without a terminal or on Ctrl-D.
+    /// Shows `prompt` and reads one line with echo (a yes/no answer); nil without a terminal or on Ctrl-D. Ctrl-C
+    /// ends the prompt's line before the process dies of it, as at the passphrase prompt, so the shell's next
+    /// prompt starts on a line of its own.
     public func readLine(prompt: String) -> String? {
         let fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        var settings = termios()
+        let guarded =
+            tcgetattr(fd, &settings) == 0
+            ? PromptSignals(fd: fd, saved: settings, quiet: settings, prompt: Array(prompt.utf8)) : nil
+        defer { guarded?.remove() }
         StandardStreams.writeAll(fd: fd, Array(prompt.utf8))
         var line: [UInt8] = []
         var byte: UInt8 = 0

@@ -50,7 +50,7 @@ import Testing
         ("127.0.0.1:2197", .notAURL(shown: "127.0.0.1:2197"), "127.0.0.1:2197: not a URL"),
         (
             "https://h:1/3/device", .hasPath(shown: "https://h:1/3/device"),
-            "https://h:1/3/device: must not have a path (requests always go to /3/device/<token>)"
+            "https://h:1/3/device: must not have a path, query or fragment (requests always go to /3/device/<token>)"
         ),
         ("https://user@h:1", .hasUserInfo(shown: "https://user@h:1"), "https://user@h:1: user names are not supported"),
         (

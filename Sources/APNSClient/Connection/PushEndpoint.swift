@@ -56,7 +56,8 @@ public struct PushEndpoint: Sendable, Equatable {
                 return "\(shown): scheme \(scheme) is not supported (APNs needs TLS); \(expected)"
             case .notAURL(let shown): return "\(shown): not a URL; \(expected)"
             case .hasPath(let shown):
-                return "\(shown): must not have a path (requests always go to /3/device/<token>); \(expected)"
+                return "\(shown): must not have a path, query or fragment (requests always go to "
+                    + "/3/device/<token>); \(expected)"
             case .hasUserInfo(let shown): return "\(shown): user names are not supported; \(expected)"
             case .badAddress(let shown, let problem): return "\(shown): \(problem.text); \(expected)"
             case .badPort(let shown): return "\(shown): the port must be a number from 1 to 65535; \(expected)"

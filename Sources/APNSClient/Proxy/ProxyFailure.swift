@@ -72,7 +72,11 @@ public enum ProxyFailure: Error, Sendable, Equatable, CustomStringConvertible {
                 "; the proxy wants credentials: give http://user:password@host:port (percent-encode special characters)"
         case 401: return "; check the proxy credentials"
         case 403: return "; the proxy does not allow this destination or port"
-        case 500...599: return "; the proxy could not reach the APNs host"
+        // Not "could not reach": a web server given as the proxy, or a proxy with CONNECT turned off, says 501 or 405.
+        case 501, 405:
+            return "; it does not tunnel (CONNECT): is this a web server rather than an HTTP proxy? check the proxy "
+                + "URL, or use a SOCKS proxy (socks5://…)"
+        case 500...599: return "; the proxy could not reach the server it was asked for"
         default: return ""
         }
     }

@@ -27,6 +27,16 @@ public enum PrintableText {
         return "\"" + escapingControls(inner) + "\""
     }
 
+    /// `quoted`, cut to its first `shown` characters with how many it has when longer than `limit`: a value pasted
+    /// whole where a short one goes (a 100,000-character id) is named, not printed back as one line of that size.
+    public static func quoted(_ text: String, limit: Int, shown: Int = 60) -> String {
+        let count = text.unicodeScalars.count
+        guard count > limit else { return quoted(text) }
+        var start = ""
+        start.unicodeScalars.append(contentsOf: text.unicodeScalars.prefix(shown))
+        return quoted(start) + "… (\(count) characters)"
+    }
+
     /// `escapingControls` but for tabs and line breaks: for text printed on several lines as it is (a payload
     /// file laid out with indents), still without a character a terminal would act on or reorder.
     public static func escapingControlsButLayout(_ text: String) -> String { escaping(text, keepingLayout: true) }

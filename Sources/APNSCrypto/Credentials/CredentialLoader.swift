@@ -279,7 +279,9 @@ public enum CredentialLoader {
         // file belongs to, tried among the unencrypted ones first (no prompt for a key that is not the one), else
         // the first, as before, whose mismatch is then said.
         let keyBlocks = blocks.filter(\.isPrivateKey)
-        let leaves = result.certificates.filter { !$0.info.isCertificateAuthority }
+        // A self-signed certificate made with `openssl req -x509` says it is a CA: with no other, it is the leaf.
+        let nonCA = result.certificates.filter { !$0.info.isCertificateAuthority }
+        let leaves = nonCA.isEmpty ? result.certificates : nonCA
         if keyBlocks.count > 1, !leaves.isEmpty {
             for block in keyBlocks where !block.isEncrypted {
                 guard let key = try? readKey(block, path: path, passphrase: passphrase) else {

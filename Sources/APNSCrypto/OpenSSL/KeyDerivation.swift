@@ -1,7 +1,7 @@
 internal import COpenSSL
 
 /// A password-based key derivation a file asks for that apnsctl will not run (CLI.md, "Exit codes"): PBKDF2
-/// or PKCS#12-KDF with more than 10,000,000 iterations, or scrypt needing more than 256 MiB or N·r·p above
+/// or PKCS#12-KDF with more than 10,000,000 iterations, or scrypt needing more than 32 MiB or N·r·p above
 /// 2^24. Exporters stay far below (2,048 to 600,000 iterations; scrypt N=16384, r=8, p=1: 16 MiB, 2^17); a
 /// file above would keep OpenSSL busy for minutes, or take the memory, before any passphrase is known wrong.
 public enum ExcessiveKeyDerivation: Equatable, Sendable {
@@ -11,7 +11,9 @@ public enum ExcessiveKeyDerivation: Equatable, Sendable {
     case scrypt(n: UInt64, r: UInt64, p: UInt64)
 
     public static let maximumIterations: Int64 = 10_000_000
-    public static let maximumScryptBytes: UInt64 = 256 << 20
+    /// The most OpenSSL's PKCS#8 and PKCS#12 decryption lets scrypt take (its `SCRYPT_MAX_MEM`, which those
+    /// callers cannot raise): a file needing more is refused by OpenSSL as if its passphrase were wrong.
+    public static let maximumScryptBytes: UInt64 = 32 << 20
     public static let maximumScryptWork: UInt64 = 1 << 24
 
     /// The memory OpenSSL's scrypt allocates, 128·r·(N + p + 2) bytes (its B and V arrays); `UInt64.max` on

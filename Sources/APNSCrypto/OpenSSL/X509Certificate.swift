@@ -23,7 +23,8 @@ public final class X509Certificate: @unchecked Sendable {
     public static func all(pem: [UInt8]) throws(OpenSSLError) -> [X509Certificate] {
         let bio = try MemoryBIO(bytes: pem)
         var out: [X509Certificate] = []
-        while let x = PEM_read_bio_X509(bio.pointer, nil, nil, nil) {
+        // `_AUX` reads `TRUSTED CERTIFICATE` blocks too (`openssl x509 -trustout`), trust settings aside.
+        while let x = PEM_read_bio_X509_AUX(bio.pointer, nil, nil, nil) {
             out.append(X509Certificate(takingOwnership: x))
         }
         OpenSSLError.clearQueue()  // the loop always ends on PEM_R_NO_START_LINE

@@ -57,18 +57,38 @@ public enum ProviderToken {
         }
 
         /// The first part of a three-part token that does not decode: the header or the claims (base64url of one
-        /// JSON object each), or the signature (base64url of some bytes).
+        /// JSON object each, and what is wrong with it), or the signature (base64url of some bytes).
         public enum Damage: Sendable, Equatable {
-            case header, claims, signature
+            case header(PartFault)
+            case claims(PartFault)
+            case signature
+        }
+
+        /// Why a header or claims part is no JWT part.
+        public enum PartFault: Sendable, Equatable {
+            /// Not base64url, or not JSON once decoded.
+            case notJSON
+            /// JSON, but not an object (`[1,2]`, a string).
+            case notAnObject
+            /// An object with `key` twice.
+            case duplicateKey(String)
         }
 
         /// Which part of `token` keeps it from decoding; nil when it is not three parts, or they all decode.
         public static func damage(in token: String) -> Damage? {
             let pieces = token.split(separator: ".", omittingEmptySubsequences: false)
             guard pieces.count == 3 else { return nil }
-            if Base64URL.decode(pieces[0]).flatMap(object) == nil { return .header }
-            if Base64URL.decode(pieces[1]).flatMap(object) == nil { return .claims }
+            if let fault = fault(of: Base64URL.decode(pieces[0])) { return .header(fault) }
+            if let fault = fault(of: Base64URL.decode(pieces[1])) { return .claims(fault) }
             if Base64URL.decode(pieces[2])?.isEmpty != false { return .signature }
+            return nil
+        }
+
+        /// What keeps `bytes` from being a JWT part (`object`'s reasons); nil for a part that is one.
+        private static func fault(of bytes: [UInt8]?) -> PartFault? {
+            guard let bytes, let value = try? JSONReader.parse(bytes) else { return .notJSON }
+            guard let members = value.members else { return .notAnObject }
+            if let twice = JSONValue.duplicateKeys(in: members).first { return .duplicateKey(members[twice.first].key) }
             return nil
         }
 

@@ -33,8 +33,8 @@ struct ChannelOutput {
         } else {
             showRequestID(r)
             // A page that is not APNs' is quoted once, by the explanation.
-            let reason = r.reason?.text ?? "-"
-            messages.error("channel \(operation): rejected \(r.status ?? 0) \(reason): \(SendOutput.explanation(r))")
+            let reason = r.reason.map { " " + $0.text } ?? ""
+            messages.error("channel \(operation): rejected \(r.status ?? 0)\(reason): \(SendOutput.explanation(r))")
         }
         throw .rejected
     }

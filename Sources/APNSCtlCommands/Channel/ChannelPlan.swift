@@ -85,10 +85,10 @@ struct ChannelPlan {
             switch operation {
             case .create:
                 return "the channel may or may not have been created: "
-                    + "apnsctl channel list, with this command's flags but --storage, shows whether it was"
+                    + "apnsctl channel list, with this command's flags except --storage, shows whether it was"
             case .delete(let id):
                 return "the channel may or may not have been deleted: "
-                    + "apnsctl channel get \(id), with this command's flags but --yes, shows whether it was"
+                    + "apnsctl channel get \(id), with this command's flags except --yes, shows whether it was"
             case .read, .list:
                 continue
             }

@@ -326,6 +326,32 @@ enum ConvertPassword {
     static func resolve(file: String?, output: String, unusedInputFlag: String? = nil, in world: CommandWorld)
         throws(CLIError) -> SecretBytes
     {
+        let secret = try find(file: file, output: output, unusedInputFlag: unusedInputFlag, in: world)
+        let source = file.map { "--out-passphrase-file \(ShellWord.of($0))" } ?? "the password"
+        if let refusal = secret.withBytes({ Self.refusal(of: $0, source: source, output: output) }) {
+            throw .usage(refusal)
+        }
+        return secret
+    }
+
+    /// A password no `.p12` should get. A NUL byte (a file saved as UTF-16, as Notepad and PowerShell 5 do: every
+    /// other byte is one): OpenSSL encrypts with the password up to it and seals with all of it, so the file would
+    /// open nowhere. A PEM block's first line: a key or certificate given as the password's file.
+    static func refusal(of password: some Collection<UInt8>, source: String, output: String) -> String? {
+        if password.contains(0) {
+            return "\(source) holds a NUL byte (a file saved as UTF-16?), which a .p12 password cannot carry; "
+                + "\(output) was not written: save the password as UTF-8 text"
+        }
+        if password.starts(with: Array("-----BEGIN ".utf8)) {
+            return "\(source) is a PEM file (a key or certificate), not a password; \(output) was not written: "
+                + "give a file whose first line is its password"
+        }
+        return nil
+    }
+
+    private static func find(file: String?, output: String, unusedInputFlag: String?, in world: CommandWorld)
+        throws(CLIError) -> SecretBytes
+    {
         // `-` with a terminal for standard input is typed: at the prompt, without echo, as `--passphrase-file -`.
         let fromStandardInput = file.map(FileSystem.namesStandardInput) == true
         let typed = fromStandardInput && world.streams.isTerminal(world.standardInput)

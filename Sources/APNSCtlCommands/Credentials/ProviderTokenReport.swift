@@ -39,6 +39,19 @@ struct ProviderTokenReport {
         return String(t)
     }
 
+    /// A header or claims part's fault: one not JSON was cut or mangled in the copy; JSON that is no object, or
+    /// names a key twice, was made so by whatever signed it (which copy of a key counts, verifiers disagree).
+    private static func said(_ fault: ProviderToken.Parts.PartFault, part: String, plural: Bool) -> String {
+        let (are, have) = plural ? ("are", "have") : ("is", "has")
+        switch fault {
+        case .notJSON: return "\(part) \(are) not base64url-encoded JSON; copy the whole token"
+        case .notAnObject: return "\(part) \(are) JSON but not an object ({…}); whatever made the token made it wrong"
+        case .duplicateKey(let key):
+            return "\(part) \(have) the key \(PrintableText.quoted(key)) twice, which no verifier should guess "
+                + "between; whatever made the token made it wrong"
+        }
+    }
+
     /// Why `token` does not decode, naming what is wrong where: a token is pasted with quotes or a label around it,
     /// wrapped over two lines, twice, cut short, or in standard base64.
     private static func damage(in token: String) -> String {
@@ -72,8 +85,8 @@ struct ProviderTokenReport {
                 "\(split.count) part\(split.count == 1 ? "" : "s") separated by dots, where a JWT has three (header.claims.signature)\(why)"
         }
         switch ProviderToken.Parts.damage(in: token) {
-        case .header?: return "its header (before the first dot) is not base64url-encoded JSON; copy the whole token"
-        case .claims?: return "its claims (between the dots) are not base64url-encoded JSON; copy the whole token"
+        case .header(let fault)?: return Self.said(fault, part: "its header (before the first dot)", plural: false)
+        case .claims(let fault)?: return Self.said(fault, part: "its claims (between the dots)", plural: true)
         case .signature? where split[2].isEmpty:
             return "the signature part is empty (the token ends with a dot); copy the whole token"
         case .signature?, nil:

@@ -63,7 +63,14 @@ enum DoctorAdvice {
         if let topic, case .known(let known)? = reason, topicReasons.contains(known) {
             head += " (topic \(topic.name), from \(topic.origin))"
         }
-        guard case .known(let known)? = reason else {
+        // No APNs error body at all: something else answered, as send says it (an HTML page from a proxy).
+        guard let reason else {
+            return (
+                "\(status) from a proxy or load balancer, not APNs (its answer names no APNs reason)",
+                "check --endpoint and any proxy on the way: APNs answers every request with an apns-id"
+            )
+        }
+        guard case .known(let known) = reason else {
             return (
                 head + ": an answer APNs does not document",
                 "is --endpoint an APNs server? check it, and the proxy, if any"

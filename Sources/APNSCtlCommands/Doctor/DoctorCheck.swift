@@ -120,7 +120,9 @@ enum DoctorVerdict {
         // The credentials' and the app's detail describes the file; why it failed (expires within --fail-within,
         // another team) is the hint, which a CI log reading this line alone needs too. So is a failed TLS check's:
         // whose CA to trust (--ca-file), where the detail speaks only of the store that was searched.
-        let why = ["credentials", "app", "tls"].contains(first.name) ? first.hint.map { "; " + $0 } ?? "" : ""
+        // After a detail that ends with a question ("an HTTP/1.1-only server?"), the hint is a sentence of its own.
+        let joint = first.detail.hasSuffix("?") ? " " : "; "
+        let why = ["credentials", "app", "tls"].contains(first.name) ? first.hint.map { joint + $0 } ?? "" : ""
         return "doctor: \(first.fullLabel) failed: \(first.detail)\(why)"
             + (more > 0 ? " (and \(more) more failed check\(more == 1 ? "" : "s") above)" : "")
     }

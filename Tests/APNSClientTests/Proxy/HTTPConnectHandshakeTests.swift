@@ -56,6 +56,26 @@ import Testing
         #expect(step == .failed(.refused(proxy: "http://alice:***@proxy:3128", status: status, statusLine: line)))
     }
 
+    /// What each refusal's status says: a web server given as the proxy (501, as `python3 -m http.server` answers
+    /// CONNECT) does not tunnel; it was said to be unable to reach the APNs host.
+    @Test func eachRefusalSaysWhatItsStatusMeans() {
+        let said = { (status: Int) in
+            ProxyFailure.refused(proxy: "http://proxy:3128", status: status, statusLine: "HTTP/1.0 \(status) X")
+                .description
+        }
+        #expect(
+            said(501)
+                == "proxy http://proxy:3128 refused the tunnel: HTTP/1.0 501 X; it does not tunnel (CONNECT): is this a web server rather than an HTTP proxy? check the proxy URL, or use a SOCKS proxy (socks5://…)"
+        )
+        #expect(
+            said(405).hasSuffix(
+                "; it does not tunnel (CONNECT): is this a web server rather than an HTTP proxy? check the proxy URL, or use a SOCKS proxy (socks5://…)"
+            ))
+        for status in [500, 502, 503, 504] {
+            #expect(said(status).hasSuffix("; the proxy could not reach the server it was asked for"), "\(status)")
+        }
+    }
+
     @Test func notHTTPAndOversizedAndTrailingBytesAreRefused() throws {
         var h = try handshake()
         _ = h.start()

@@ -160,11 +160,11 @@ import Testing
         let runs: [([String], String)] = [
             (
                 ["create"],
-                "unknown: no answer within 1 s; the channel may have been created: apnsctl channel list, with this command's flags but --storage, shows whether it was"
+                "unknown: no answer within 1 s; the channel may have been created: apnsctl channel list, with this command's flags except --storage, shows whether it was"
             ),
             (
                 ["delete", id, "--yes"],
-                "unknown: no answer within 1 s; the channel may have been deleted: apnsctl channel get \(id), with this command's flags but --yes, shows whether it was"
+                "unknown: no answer within 1 s; the channel may have been deleted: apnsctl channel get \(id), with this command's flags except --yes, shows whether it was"
             ),
             (
                 ["get", id],
@@ -392,6 +392,13 @@ import Testing
             #expect(r.status == 64, "\(args): \(r.stderr)")
             #expect(r.stderr.hasPrefix("error: \(flag) ") && r.stderr.contains(": not a channel id;"), "\(r.stderr)")
         }
+        // A huge value pasted whole is named by its start and length, not printed back as one line of that size.
+        let huge = try run(["channel", "get", String(repeating: "A", count: 100_000)] + f, scratch)
+        #expect(huge.status == 64, "\(huge.stderr)")
+        #expect(
+            huge.stderr
+                == "error: channel get \"\(String(repeating: "A", count: 60))\"… (100000 characters): not a channel id; pass it exactly as apnsctl channel create or list printed it (base64)\n"
+        )
         // One cut short at its + (a double-click stops there) is said to be, not sent for a ChannelNotRegistered.
         let cut = try run(["send", Self.update, "--channel", "FJ3RaJZYhGWGI7L"] + f, scratch)
         #expect(cut.status == 64, "\(cut.stderr)")

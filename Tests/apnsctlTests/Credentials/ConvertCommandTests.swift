@@ -64,6 +64,38 @@ import Testing
         }
     }
 
+    /// A password file saved as UTF-16 (a NUL every other byte), or a PEM file given as the password's: no `.p12` is
+    /// written (with a NUL, OpenSSL encrypted with the password cut at it and sealed with all of it: a file that
+    /// opened nowhere, said to be written). On the input side, a wrong passphrase with a NUL says so.
+    @Test func aPasswordFileThatIsNoPasswordWritesNothing() throws {
+        let dir = try TemporaryDirectory()
+        let pem = try dir.pem("in.pem", CredentialFixtures.universal)
+        var utf16: [UInt8] = [0xFF, 0xFE]
+        for byte in "secret123\r\n".utf8 { utf16 += [byte, 0] }
+        let wide = try dir.write("utf16.txt", utf16)
+        let nul = try dir.write("nul.txt", Array("abc\u{0}def\n".utf8))
+        for (file, said) in [
+            (wide, "holds a NUL byte (a file saved as UTF-16?), which a .p12 password cannot carry"),
+            (nul, "holds a NUL byte (a file saved as UTF-16?), which a .p12 password cannot carry"),
+            (pem, "is a PEM file (a key or certificate), not a password"),
+        ] {
+            let out = dir.file("out.p12")
+            let r = try InProcess.apnsctl(["convert", pem, "-o", out, "--out-passphrase-file", file])
+            #expect(r.status == 64, "\(r.stderr)")
+            #expect(
+                r.stderr.hasPrefix("error: --out-passphrase-file \(file) \(said); \(out) was not written: "),
+                "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+        let p12 = try dir.p12("in.p12", CredentialFixtures.universal, password: "secret123")
+        let wrong = try InProcess.apnsctl(["inspect", p12, "--passphrase-file", wide])
+        #expect(wrong.status == 77, "\(wrong.stderr)")
+        #expect(
+            wrong.stderr.hasSuffix(
+                ": the line holds a NUL byte (a file saved as UTF-16?); save the passphrase as UTF-8 text\n"),
+            "\(wrong.stderr)")
+    }
+
     /// `--passphrase` given for a PEM that needs none, meant as the new `.p12`'s password: the refusal says what it
     /// is for, so the user is not left wondering why it was not taken.
     @Test func anInputPassphraseForAnUnencryptedInputIsSaidToBeTheInputs() throws {

@@ -363,6 +363,28 @@ import Testing
         let unlocked = try InProcess.apnsctl(["inspect", locked, "-o", "json"])
         #expect(unlocked.status == 0, "\(unlocked.stderr)")
         #expect(try jsonObject(unlocked.stdout)["key_matches"] as? Bool == true, "\(unlocked.stdout)")
+        // A self-signed certificate made by `openssl req -x509` (CA:TRUE) is the leaf when it is the only one: its own
+        // key is found after another (the first key was taken, and the file said to hold the wrong one).
+        let made = try CommandRunner.run(
+            "openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=self",
+                "-days", "2", "-keyout", dir.file("self.key"), "-out", dir.file("self.crt"),
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let selfSigned = try dir.write(
+            "self.pem",
+            old + (try String(contentsOfFile: dir.file("self.crt"), encoding: .utf8))
+                + (try String(contentsOfFile: dir.file("self.key"), encoding: .utf8)))
+        let found = try InProcess.apnsctl(["inspect", selfSigned, "-o", "json"])
+        #expect(try jsonObject(found.stdout)["key_matches"] as? Bool == true, "\(found.stdout)\(found.stderr)")
+        // `openssl x509 -trustout` writes it as a TRUSTED CERTIFICATE block: read as the certificate (it was "damaged").
+        let trusted = try CommandRunner.run("openssl", ["x509", "-in", dir.file("self.crt"), "-trustout"])
+        #expect(trusted.stdout.hasPrefix("-----BEGIN TRUSTED CERTIFICATE-----"), "\(trusted.stdout)")
+        let trustedFile = try dir.write(
+            "trusted.pem", trusted.stdout + (try String(contentsOfFile: dir.file("self.key"), encoding: .utf8)))
+        let read = try InProcess.apnsctl(["inspect", trustedFile, "-o", "json"])
+        #expect(try jsonObject(read.stdout)["key_matches"] as? Bool == true, "\(read.stdout)\(read.stderr)")
     }
 
     /// A .p12 kept as base64 text (a CI secret's form) is said to be, with the command that decodes it.

@@ -271,14 +271,18 @@ import Testing
             ("x" + String(keys.token.dropFirst()), "its header (before the first dot) is not base64url-encoded JSON"),
             (
                 [parts[0], "WzFd", parts[2]].joined(separator: "."),
-                "its claims (between the dots) are not base64url-encoded JSON"
+                "its claims (between the dots) are JSON but not an object ({…}); whatever made the token made it wrong"
+            ),
+            (
+                [parts[0], "eyJpc3MiOiJUIiwiaXNzIjoiVSJ9", parts[2]].joined(separator: "."),
+                "its claims (between the dots) have the key \"iss\" twice, which no verifier should guess between"
             ),
             (parts[0] + "." + parts[1] + ".", "the signature part is empty (the token ends with a dot)"),
             ("TOKEN=" + keys.token, "it has \u{2018}=\u{2019} (U+003D) at character 6, which no JWT has"),
             // Padding at a part's end is taken: the damage is the claims', not "standard base64".
             (
                 [parts[0] + "==", "WzFd", parts[2]].joined(separator: "."),
-                "its claims (between the dots) are not base64url-encoded JSON"
+                "its claims (between the dots) are JSON but not an object"
             ),
             (
                 keys.token + ".",

@@ -6,7 +6,7 @@ import Testing
 @testable import APNSCrypto
 
 /// CLI.md, "Exit codes": every key derivation is bounded before it runs — PBKDF2 above 10,000,000 iterations,
-/// scrypt needing more than 256 MiB or N·r·p above 2^24 — for `.p12` files and encrypted PEM keys alike, exit
+/// scrypt needing more than 32 MiB (the most OpenSSL's decryption runs; CLI.md says 256) or N·r·p above 2^24 — for `.p12` files and encrypted PEM keys alike, exit
 /// 77 at once and before any passphrase is asked for. The keys are encrypted by `openssl pkcs8 -topk8` with
 /// small parameters, which are then rewritten in the DER (the way an attacker would); the `.p12` files are
 /// built around such a key bag with a MAC over the rewritten contents, so a derivation really would run.
@@ -16,6 +16,8 @@ import Testing
     enum Protection: String, CaseIterable, Sendable {
         /// scrypt N=2^20, r=8, p=1: 1 GiB of memory.
         case scryptMemory
+        /// scrypt N=2^14, r=16, p=1: 33 MiB, just over what OpenSSL runs (it said "wrong passphrase").
+        case scryptOverOpenSSL
         /// scrypt N=2^14, r=8, p=1024: 18 MiB but N·r·p = 2^27, about a minute.
         case scryptWork
         /// PBKDF2 with 2^31 - 1 iterations, the most OpenSSL 3.0 runs (2^31 it refuses itself): about 13 minutes.
@@ -23,7 +25,7 @@ import Testing
 
         var opensslOptions: [String] {
             switch self {
-            case .scryptMemory, .scryptWork:
+            case .scryptMemory, .scryptOverOpenSSL, .scryptWork:
                 return ["-scrypt", "-scrypt_N", "1024", "-scrypt_r", "8", "-scrypt_p", "1"]
             case .pbkdf2: return ["-v2", "aes-256-cbc", "-iter", "2048"]
             }
@@ -32,6 +34,7 @@ import Testing
         func rewrite(_ tree: DERTree) -> DERTree {
             switch self {
             case .scryptMemory: return tree.replacingIntegerRun([1024, 8, 1], with: [1 << 20, 8, 1])
+            case .scryptOverOpenSSL: return tree.replacingIntegerRun([1024, 8, 1], with: [1 << 14, 16, 1])
             case .scryptWork: return tree.replacingIntegerRun([1024, 8, 1], with: [1 << 14, 8, 1024])
             case .pbkdf2: return tree.replacingIntegers(2048, with: Int64(Int32.max))
             }
@@ -42,7 +45,10 @@ import Testing
             switch self {
             case .scryptMemory:
                 return
-                    "asks for scrypt with N=1048576, r=8, p=1, which needs 1025 MiB of memory (apnsctl allows at most 256 MiB)"
+                    "asks for scrypt with N=1048576, r=8, p=1, which needs 1025 MiB of memory (OpenSSL decrypts with at most 32 MiB)"
+            case .scryptOverOpenSSL:
+                return
+                    "asks for scrypt with N=16384, r=16, p=1, which needs 33 MiB of memory (OpenSSL decrypts with at most 32 MiB)"
             case .scryptWork:
                 return
                     "asks for scrypt with N=16384, r=8, p=1024: N·r·p = 134217728 (apnsctl allows at most 16777216), "

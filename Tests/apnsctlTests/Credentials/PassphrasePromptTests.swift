@@ -63,6 +63,15 @@ import Testing
                 .send("true typed-XYZZY\n"), .expect("typed-XYZZY", timeout: 5),
             ])
             #expect(r.failedStep == nil, "echo is off after Ctrl-C: \(r.transcript)")
+            // Ctrl-C at a yes/no prompt (an empty .p12 password to confirm) ends its line too, then dies of it.
+            let confirm = try PseudoTerminal.run(
+                [CommandRunner.apnsctlPath, "convert", plain, "-o", scratch.file("empty.p12")],
+                steps: [
+                    .expect("Password for "), .send("\n"), .expect("Repeat the password: "), .send("\n"),
+                    .expect("[y/N] "), .send("\u{03}"), .expect("\r\n", timeout: 5),
+                ])
+            #expect(confirm.failedStep == nil && confirm.signal == SIGINT, "\(confirm.transcript)")
+            #expect(!FileManager.default.fileExists(atPath: scratch.file("empty.p12")))
         }
     }
 

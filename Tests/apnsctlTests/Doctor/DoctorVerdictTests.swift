@@ -135,6 +135,18 @@ import Testing
                 && !oddJSON.contains("\\u{"), "\(oddJSON)")
     }
 
+    /// The run's `error:` line after a detail that asks a question gives the hint as a sentence of its own (it was
+    /// "…-only server?; is --endpoint…").
+    @Test func theErrorLineNeverPunctuatesTwice() {
+        let tls = DoctorCheck.fail(
+            "tls", .sandbox, .network, "the server did not agree to HTTP/2 (ALPN h2); is this an HTTP/1.1-only server?",
+            hint: "is --endpoint an APNs server?")
+        #expect(
+            DoctorVerdict.errorLine([tls])
+                == "doctor: tls sandbox failed: the server did not agree to HTTP/2 (ALPN h2); is this an HTTP/1.1-only server? is --endpoint an APNs server?"
+        )
+    }
+
     @Test func reasonsAreSharpened() {
         let clock = DoctorAdvice.refusal(
             status: 403, reason: ReceivedReason("ExpiredProviderToken"), environment: .production, acceptedIn: nil,
@@ -155,6 +167,15 @@ import Testing
             status: 400, reason: ReceivedReason("TopicDisallowed"), environment: .sandbox, acceptedIn: nil, keyID: nil,
             teamID: nil)
         #expect(topic.hint == APNSReason.topicDisallowed.hint)
+        // No APNs reason at all (a proxy's HTML page): said as send says it, not as an undocumented APNs answer.
+        let page = DoctorAdvice.refusal(
+            status: 500, reason: nil, environment: .sandbox, acceptedIn: nil, keyID: nil, teamID: nil)
+        #expect(page.detail == "500 from a proxy or load balancer, not APNs (its answer names no APNs reason)")
+        #expect(page.hint.hasPrefix("check --endpoint and any proxy on the way"))
+        let odd = DoctorAdvice.refusal(
+            status: 418, reason: ReceivedReason("Teapot"), environment: .sandbox, acceptedIn: nil, keyID: nil,
+            teamID: nil)
+        #expect(odd.detail == "418 Teapot: an answer APNs does not document")
     }
 
     @Test func tlsHintNamesTheIssuerAndWhatItMeans() {

@@ -1190,6 +1190,20 @@ import Testing
             credential.stderr.contains(
                 "is a directory, not a file; give the credential file in it (a .p12, .pem, .cer or .p8)"),
             "\(credential.stderr)")
+        // A folder given as the passphrase's file is told what goes there, not to give a credential in it.
+        let p12 = try state.p12("in.p12", CredentialFixtures.universal, password: "pw")
+        for arguments in [
+            ["inspect", p12, "--passphrase-file", state.path],
+            ["convert", p12, "--passphrase", "pw", "-o", state.file("o.p12"), "--out-passphrase-file", state.path],
+        ] {
+            let folder = try InProcess.apnsctl(arguments)
+            let flag = arguments[arguments.count - 2]
+            #expect(folder.status == 66, "\(folder.stderr)")
+            #expect(
+                folder.errorLines == [
+                    "error: \(flag) \(state.path): is a directory, not a file; give a file whose first line is the passphrase"
+                ], "\(folder.stderr)")
+        }
     }
 
     /// A plain typo of each of send's flags (two letters swapped) gets that flag as its "did you mean".

@@ -157,7 +157,7 @@ import Testing
         let list = try InProcess.apnsctl(["channel", "list"] + flags)
         #expect(list.status == 1 && list.stdout.isEmpty, "\(list.stdout)\(list.stderr)")
         #expect(
-            list.stderr.contains("error: channel list: rejected 200 -: 200 from a web server or proxy, not APNs; "),
+            list.stderr.contains("error: channel list: rejected 200: 200 from a web server or proxy, not APNs; "),
             "\(list.stderr)")
         #expect(list.stderr.components(separatedBy: "<html>portal</html>").count == 2, "said once: \(list.stderr)")
 

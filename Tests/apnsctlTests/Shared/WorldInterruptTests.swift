@@ -286,11 +286,11 @@ import Testing
         (["channel", "list"], SIGTERM, "interrupted by SIGTERM; nothing changed (it only reads)"),
         (
             ["channel", "create"], SIGINT,
-            "interrupted by SIGINT; the channel may or may not have been created: apnsctl channel list, with this command's flags but --storage, shows whether it was"
+            "interrupted by SIGINT; the channel may or may not have been created: apnsctl channel list, with this command's flags except --storage, shows whether it was"
         ),
         (
             ["channel", "delete", "dGVzdC1jaGFubmVs", "--yes"], SIGINT,
-            "interrupted by SIGINT; the channel may or may not have been deleted: apnsctl channel get dGVzdC1jaGFubmVs, with this command's flags but --yes, shows whether it was"
+            "interrupted by SIGINT; the channel may or may not have been deleted: apnsctl channel get dGVzdC1jaGFubmVs, with this command's flags except --yes, shows whether it was"
         ),
     ])
     func aChannelRequestIsInterruptedThroughTheWorld(command: [String], signal: Int32, advice: String) async throws {

@@ -99,6 +99,10 @@ extension CLIError {
                     message =
                         "\(path): wrong passphrase: \(passphraseFileFlag) \(ShellWord.of(file)) is binary (a .p12, .cer "
                         + "or DER key), not a passphrase; give a file whose first line is the passphrase"
+                } else if file != "-", Self.firstLine(of: file, { $0.contains(0) }) {
+                    // A file saved as UTF-16 (Notepad, PowerShell 5): every other byte is a NUL.
+                    message +=
+                        ": the line holds a NUL byte (a file saved as UTF-16?); save the passphrase as UTF-8 text"
                 } else if file != "-", Self.endsWithBlank(firstLineOf: file) {
                     message += ": the line ends with a space or tab, which counts as part of the passphrase"
                 }

@@ -59,6 +59,10 @@ extension CredentialProblem {
             // The value is not repeated: where a file's name belongs, a hurried user types the passphrase itself.
             return "\(passphraseFileFlag): no such file (the value given is not repeated, in case it is the passphrase "
                 + "itself); give the path of a file whose first line is the passphrase"
+        case .passphraseFileUnreadable(let p, .isDirectory):
+            // Not the credential's advice (a .p12 in it): what goes here is the passphrase's own file.
+            return
+                "\(passphraseFileFlag) \(p): is a directory, not a file; give a file whose first line is the passphrase"
         case .passphraseFileUnreadable(let p, let failure):
             return CredentialProblem(reading: failure.relabelled("\(passphraseFileFlag) \(p)")).message
         case .passphraseRequired(let p):
@@ -183,7 +187,7 @@ extension CredentialProblem {
                 let mebibytes =
                     bytes == UInt64.max
                     ? "more than can be counted" : "\((bytes >> 20) + (bytes & 0xFFFFF == 0 ? 0 : 1)) MiB"
-                return "\(asked), which needs \(mebibytes) of memory (apnsctl allows at most "
+                return "\(asked), which needs \(mebibytes) of memory (OpenSSL decrypts with at most "
                     + "\(ExcessiveKeyDerivation.maximumScryptBytes >> 20) MiB), \(notDecrypted); \(advice)"
             }
             let work = ExcessiveKeyDerivation.scryptWork(n: n, r: r, p: p)

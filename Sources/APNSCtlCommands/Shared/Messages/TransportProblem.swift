@@ -40,13 +40,13 @@ enum TransportProblem: Sendable {
             return "unknown: "
                 + cause.sentence(
                     consequence:
-                        "the channel may have been created: apnsctl channel list, with this command's flags but --storage, shows whether it was"
+                        "the channel may have been created: apnsctl channel list, with this command's flags except --storage, shows whether it was"
                 )
         case .delete(let id):
             return "unknown: "
                 + cause.sentence(
                     consequence:
-                        "the channel may have been deleted: apnsctl channel get \(id), with this command's flags but --yes, shows whether it was"
+                        "the channel may have been deleted: apnsctl channel get \(id), with this command's flags except --yes, shows whether it was"
                 )
         case .read, .list:
             let larger = if case .timeout = cause { " with a larger \(Setting.of(.timeout).flag)" } else { "" }

@@ -9,7 +9,7 @@ enum HeaderValueCheck {
     static func check(_ value: String, flag: String) throws(CLIError) {
         try refuseSecret(value, flag: flag)
         guard let problem = problem(in: value) else { return }
-        throw .usage("\(flag) \(PrintableText.quoted(value)): \(problem); \(HeaderValueRule.advice)")
+        throw .usage("\(flag) \(PrintableText.quoted(value, limit: 200)): \(problem); \(HeaderValueRule.advice)")
     }
 
     /// Throws 64 naming `flag` when `value` is a key's body or a token: pasted as a header or payload value, it would
@@ -30,7 +30,7 @@ enum HeaderValueCheck {
                 ? " (its \(id.utf8.count) characters are no whole number of base64's 4-character groups: was the copy cut short at a +, / or =?)"
                 : ""
             throw .usage(
-                "\(flag) \(PrintableText.quoted(id)): not a channel id\(cut); pass it exactly as apnsctl channel create or list printed it (base64)"
+                "\(flag) \(PrintableText.quoted(id, limit: 200)): not a channel id\(cut); pass it exactly as apnsctl channel create or list printed it (base64)"
             )
         }
     }
@@ -41,7 +41,7 @@ enum HeaderValueCheck {
         guard let value else { return nil }
         guard UUIDString.isCanonical(value) else {
             throw .usage(
-                "\(flag) \(PrintableText.quoted(value)): not a canonical UUID; use the 8-4-4-4-12 hex form, e.g. \(UUIDString.random())"
+                "\(flag) \(PrintableText.quoted(value, limit: 200)): not a canonical UUID; use the 8-4-4-4-12 hex form, e.g. \(UUIDString.random())"
             )
         }
         return value
