@@ -15,8 +15,10 @@ enum PropertyListShape {
         bytes.starts(with: Array("bplist".utf8)) ? binaryProblem(bytes) : xmlProblem(bytes)
     }
 
-    /// Counts `<array>` and `<dict>` openings against their closings (self-closing `<array/>` adds nothing).
-    /// Text and comments cannot hold a bare `<`, so an over-count errs towards refusing.
+    /// Counts `<array>` and `<dict>` openings against their closings (self-closing `<array/>` adds nothing), as an
+    /// XML reader sees tags: a name ends at a blank of any kind (`<array\n>` is an opening), and comments, CDATA,
+    /// processing instructions and declarations are skipped whole (a comment full of `</array>` closes nothing). A
+    /// closing with nothing open is left to the reader to refuse; it never lowers the count below zero.
     static func xmlProblem(_ bytes: [UInt8]) -> String? {
         var depth = 0
         var i = 0
@@ -28,6 +30,10 @@ enum PropertyListShape {
                 i += 1
                 continue
             }
+            if let end = skippedMarkup(bytes, at: i) {
+                i = end
+                continue
+            }
             var j = i + 1
             let closing = j < bytes.count && bytes[j] == slash
             if closing { j += 1 }
@@ -37,7 +43,7 @@ enum PropertyListShape {
             if isContainer {
                 let selfClosing = k > j && bytes[k - 1] == slash
                 if closing {
-                    depth -= 1
+                    depth = max(0, depth - 1)
                 } else if !selfClosing {
                     depth += 1
                     if depth > maximumDepth { return "a property list nested more than \(maximumDepth) levels deep" }
@@ -48,11 +54,42 @@ enum PropertyListShape {
         return nil
     }
 
+    /// The index after a comment (`<!--…-->`), CDATA section (`<![CDATA[…]]>`), processing instruction (`<?…?>`) or
+    /// declaration (`<!DOCTYPE…>`) starting at `i`; nil for a tag. One left open runs to the end.
+    private static func skippedMarkup(_ bytes: [UInt8], at i: Int) -> Int? {
+        let (terminator, opening): ([UInt8], Int)
+        if starts(bytes, at: i, "<!--") {
+            (terminator, opening) = (Array("-->".utf8), 4)
+        } else if starts(bytes, at: i, "<![CDATA[") {
+            (terminator, opening) = (Array("]]>".utf8), 9)
+        } else if starts(bytes, at: i, "<?") {
+            (terminator, opening) = (Array("?>".utf8), 2)
+        } else if starts(bytes, at: i, "<!") {
+            (terminator, opening) = (Array(">".utf8), 2)
+        } else {
+            return nil
+        }
+        var k = i + opening
+        while k + terminator.count <= bytes.count {
+            if bytes[k] == terminator[0], Array(bytes[k..<(k + terminator.count)]) == terminator {
+                return k + terminator.count
+            }
+            k += 1
+        }
+        return bytes.count
+    }
+
+    private static func starts(_ bytes: [UInt8], at i: Int, _ text: String) -> Bool {
+        let t = Array(text.utf8)
+        return i + t.count <= bytes.count && Array(bytes[i..<(i + t.count)]) == t
+    }
+
+    /// Whether `word` is the tag name at `i`: followed by `>`, `/` or a blank (space, tab, line break).
     private static func matches(_ bytes: [UInt8], at i: Int, _ word: String) -> Bool {
-        let w = Array(word.utf8)
-        guard i + w.count <= bytes.count, Array(bytes[i..<(i + w.count)]) == w else { return false }
-        let next = i + w.count < bytes.count ? bytes[i + w.count] : UInt8(ascii: ">")
-        return next == UInt8(ascii: ">") || next == UInt8(ascii: "/") || next == UInt8(ascii: " ")
+        guard starts(bytes, at: i, word) else { return false }
+        let n = i + word.utf8.count
+        let next = n < bytes.count ? bytes[n] : UInt8(ascii: ">")
+        return [UInt8(ascii: ">"), UInt8(ascii: "/"), 0x20, 0x09, 0x0A, 0x0D].contains(next)
     }
 
     /// Walks a binary list's object graph from its top object without recursion, each object at most once per

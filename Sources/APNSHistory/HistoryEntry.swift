@@ -4,6 +4,9 @@ public struct HistoryEntry: Sendable, Equatable {
     /// Whether `durationMs` is one a send could have taken (0 to about 30 years): anything else read back is damage.
     public static func isPlausible(durationMs: Double) -> Bool { durationMs >= 0 && durationMs < 1e12 }
 
+    /// Whether `started` (UNIX seconds) is a time a send could record: from 1970 to the end of year 9999.
+    public static func isPlausible(started: Int64) -> Bool { (0...253_402_300_799).contains(started) }
+
     /// What a send went to.
     public enum Kind: String, Sendable {
         case devices

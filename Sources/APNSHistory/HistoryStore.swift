@@ -80,6 +80,8 @@ public final class HistoryStore {
     private func prepare(readOnly: Bool) throws(HistoryProblem) {
         let version = try guarded { () throws(SQLiteError) in try database.integer("PRAGMA user_version") }
         if version > HistorySchema.current { throw .newerSchema(path: path, version: version) }
+        // No apnsctl writes a version below 0 (it was taken as the step to start from, and crashed).
+        if version < 0 { throw .corrupt(path: path) }
         // A database of another program's (a layout version of 0 with tables in it) is not one to add ours to, nor
         // to switch to WAL. Ours gets its tables and its version in one transaction: tables with version 0 after
         // them are never ours.
@@ -399,7 +401,7 @@ public final class HistoryStore {
     /// The entry of the row `s` stands on; a value no send records (a duration that is no time) is a damaged
     /// database, said as one, not printed or computed with.
     private static func entry(_ s: SQLiteStatement) throws(SQLiteError) -> HistoryEntry {
-        guard HistoryEntry.isPlausible(durationMs: s.double(2)) else {
+        guard HistoryEntry.isPlausible(durationMs: s.double(2)), HistoryEntry.isPlausible(started: s.integer(1)) else {
             throw SQLiteError.damaged("entry #\(s.integer(0))")
         }
         var e = HistoryEntry(

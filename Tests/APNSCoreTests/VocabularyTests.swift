@@ -51,6 +51,16 @@ import Testing
 
     @Test func deviceTokenRejectsWhatItCannotRepair() {
         #expect(throws: DeviceToken.Problem.oddLength(count: 3)) { try DeviceToken(parsing: "abc") }
+        // Longer than any token (a device list's line bound): refused, not sent for a stream reset "may have been
+        // delivered". A simulator's longer token is taken.
+        #expect(throws: DeviceToken.Problem.tooLong(count: 7700)) {
+            try DeviceToken(parsing: String(repeating: "a", count: 7700))
+        }
+        #expect(throws: Never.self) { try DeviceToken(parsing: String(repeating: "ab", count: 80)) }
+        #expect(
+            DeviceToken.Problem.tooLong(count: 7700).message
+                == "the device token has 7700 hex digits, where a token has 64 (a simulator's a few more) and none more than 200; is this the right value?"
+        )
         #expect(throws: DeviceToken.Problem.notHex(character: "g")) { try DeviceToken(parsing: "gg") }
         // A byte-order mark mid-list (lists joined with cat) is named, not quoted invisibly as ''.
         #expect(throws: DeviceToken.Problem.notHex(character: "\u{FEFF}")) { try DeviceToken(parsing: "\u{FEFF}3f2a") }

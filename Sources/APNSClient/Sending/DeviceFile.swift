@@ -73,7 +73,7 @@ public final class DeviceFile {
     public static let reportedBadLines = 20
     /// A longer line is never a token (64 hex digits, 160 in Xcode's spaced form): it is a bad line, not
     /// something to cut down and send.
-    public static let maximumLineLength = 200
+    public static let maximumLineLength = DeviceToken.maximumHexDigits
 
     /// The name the user gave (`-` for standard input).
     public let displayName: String

@@ -1,9 +1,10 @@
 /// ISO 8601 dates in UTC (`2026-11-03T10:40:00Z`), as CLI.md asks for timestamps and expiry dates.
 public enum ISO8601 {
-    /// Formats seconds since the epoch.
+    /// Formats seconds since the epoch; any value, however far from now (a damaged record's), without overflow.
     public static func format(epochSeconds: Int64) -> String {
         let days = floorDiv(epochSeconds, 86_400)
-        let secs = epochSeconds - days * 86_400
+        let remainder = epochSeconds % 86_400
+        let secs = remainder < 0 ? remainder + 86_400 : remainder
         let (y, m, d) = civil(fromDays: days)
         return
             "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))Z"

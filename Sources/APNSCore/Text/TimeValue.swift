@@ -49,8 +49,9 @@ public enum TimeValue {
                 return
                     "a duration counts forward from now and cannot be negative; for a time already past \(syntax.past)"
             case .dateWithoutZone(_, let syntax):
+                // The date forms are the advice; the rest of the syntax's help would give them twice.
                 return
-                    "which instant is unclear; give a date-time with Z or an offset, such as \(TimeValue.dateExample) or 2026-11-28T19:30:00+01:00; \(syntax.help)"
+                    "which instant is unclear; give a date-time with Z or an offset, such as \(TimeValue.dateExample) or 2026-11-28T19:30:00+01:00"
             case .beforeEpoch(_, let syntax):
                 return "a date before 1970, which no UNIX time carries; for a time already past \(syntax.past)"
             case .dateLongAgo(_, let syntax):

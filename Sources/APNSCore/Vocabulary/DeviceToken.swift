@@ -27,6 +27,9 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         case abbreviated
         /// `0x3f2a…`: hex written as a C or Swift literal; the token is the hex after it.
         case hexPrefix(hex: String)
+        /// More hex digits than any token has (`maximumHexDigits`, the bound a device list's line has): no server
+        /// takes a path that long, and it was refused mid-request, "may have been delivered".
+        case tooLong(count: Int)
 
         public var message: String {
             switch self {
@@ -76,6 +79,9 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
             case .oddLength(let n):
                 return
                     "the device token has \(n) hex digits; a token is whole bytes, so the count must be even (was the copy cut short?)"
+            case .tooLong(let n):
+                return "the device token has \(n) hex digits, where a token has 64 (a simulator's a few more) and none "
+                    + "more than \(DeviceToken.maximumHexDigits); is this the right value?"
             }
         }
     }
@@ -86,6 +92,7 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         // Fast path for the usual case, plain hex (a `--devices` file may hold a million of them):
         // such text cannot contain any of the shapes checked below.
         if let plain = Self.plainHex(text) {
+            if plain.utf8.count > Self.maximumHexDigits { throw .tooLong(count: plain.utf8.count) }
             hex = plain
             return
         }
@@ -127,9 +134,14 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
             out.append(Character(ch.lowercased()))
         }
         if out.isEmpty { throw .empty }
+        if out.utf8.count > Self.maximumHexDigits { throw .tooLong(count: out.utf8.count) }
         if out.utf8.count % 2 != 0 { throw .oddLength(count: out.utf8.count) }
         hex = out
     }
+
+    /// The most hex digits a token is taken with: a device list's longest line (tokens are 64; simulators' are
+    /// longer, by a few bytes).
+    public static let maximumHexDigits = 200
 
     /// `text` as a token when it is plain hex, the usual line of a device list, without looking for any other
     /// shape; nil for anything else (which `init(parsing:)` explains).

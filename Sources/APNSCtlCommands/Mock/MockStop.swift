@@ -74,6 +74,12 @@ extension APNSCtl.Mock {
             do { storage = try PrivateDirectory.open(directory) } catch {
                 throw CLIError.outputExists("--state-dir \(error.message)")
             }
+            // A mock makes mock.lock as it starts and mock.json when ready: with neither, none ran here, and a stop
+            // writes nothing (taking the lock made one in any folder it was pointed at, /etc included).
+            guard storage.contains(MockState.lockName) || storage.contains(MockReadyFields.fileName) else {
+                world.standardError.print("apnsctl mock: no mock is running with state dir \(directory)\n")
+                return
+            }
             switch FileLock.acquire(MockState.lockName, in: storage) {
             case .acquired(let lock):
                 // Held here, so no mock runs: a mock.json is a killed mock's, and would send `-p mock` to a

@@ -8,6 +8,9 @@ struct PushDescription {
     /// The topic is a bundle id supplied as a default (the mock profile's, an `--app` build's), not one the user
     /// wrote: the push type's suffix is added to it, as to a certificate's bundle id.
     var topicIsBundleDefault = false
+    /// Where the topic came from when it replaced the settings' default (an `.apns` file's bundle, an `--app`
+    /// build's bundle id), for `-v`, whose settings lines name only the default.
+    var topicReplacedBy: String?
     /// The resolved `push-type`.
     var pushType: PushType?
     /// The resolved `priority`.

@@ -19,6 +19,8 @@ struct PushHeaders: Equatable {
     /// Why the push type and the priority are what they are, for `-v` (`from --content-available`).
     let pushTypeReason: String
     let priorityReason: String
+    /// Where the topic came from when it replaced the settings' default, for `-v`; nil when a setting gave it.
+    var topicReplacedBy: String? = nil
 
     /// Plans the headers of `payload` described by `description`; `certificate` is nil with token auth, and
     /// `expiration` is the resolved `expiration` at the clock's now. Throws usage (64) and credential (77) errors.
@@ -48,8 +50,14 @@ struct PushHeaders: Equatable {
             payload.isBuiltFromFlags || parsed.apsHasVisibleKeys
         {
             let built = payload.isBuiltFromFlags ? "this push built from flags" : "this alert"
+            // What the app must do with it is the type's own: a VoIP push reports a call (CallKit); a push-to-talk
+            // one reaches the app's PushToTalk channel manager, and shows no alert either.
+            let answer =
+                pushType == .voip
+                ? "which the app must answer by reporting a call (iOS stops the VoIP pushes of an app that does not)"
+                : "which goes to the app's push-to-talk channel, not to the screen"
             warnings.append(
-                "the topic \(topic) ends with \"\(pushType.topicSuffix)\", so \(built) goes out as a \(pushType.rawValue) push, which the app must answer by reporting a call (iOS stops the VoIP pushes of an app that does not); for an alert, give the app's bundle id as --topic"
+                "the topic \(topic) ends with \"\(pushType.topicSuffix)\", so \(built) goes out as a \(pushType.rawValue) push, \(answer); for an alert, give the app's bundle id as --topic"
             )
         }
         if takesSuffix(description, requested: requested, payload: payload, pushType: pushType) {
@@ -103,7 +111,8 @@ struct PushHeaders: Equatable {
             expiration: expiration ?? RequestDefaults.expiration(for: pushType),
             sizeLimit: sizeLimit(description.sizeLimit, for: pushType), warnings: warnings,
             pushTypeReason: pushTypeReason,
-            priorityReason: priorityReason(description, pushType: pushType, priority: priority))
+            priorityReason: priorityReason(description, pushType: pushType, priority: priority),
+            topicReplacedBy: description.topicReplacedBy)
     }
 
     /// Why `priority` is what `RequestDefaults.priority` made it.
@@ -116,7 +125,7 @@ struct PushHeaders: Equatable {
 
     /// `-v`'s lines on how the push type and the priority were decided.
     var verboseLines: [String] {
-        [
+        (topicReplacedBy.map { ["* topic \(topic) (\($0))"] } ?? []) + [
             "* push type \(pushType.rawValue) (\(pushTypeReason))",
             priority.map { "* priority \($0.rawValue) (\(priorityReason))" }
                 ?? "* no apns-priority (\(priorityReason))",

@@ -73,8 +73,10 @@ extension APNSCtl.Send {
         let parsed = ParsedPayload(payload.payload)
         // An Xcode `.apns` file's bundle comes before a bundle id that is only a default (the mock profile's is the
         // mock certificate's), as it comes before a certificate's.
-        if description.topicIsBundleDefault, payload.payload.simulatorTargetBundle?.isEmpty == false {
+        if description.topicIsBundleDefault, let bundle = payload.payload.simulatorTargetBundle, !bundle.isEmpty {
             (description.topic, description.topicIsBundleDefault) = (nil, false)
+            description.topicReplacedBy =
+                "the payload's \(PrintableText.quoted(Payload.simulatorTargetBundleKey)), before \(description.topicLabel)"
         }
         // The app build (66 unreadable, 65 malformed): its bundle id is the topic unless one is given (the mock
         // profile's is a default, as a certificate's is), and gets the push type's suffix, whatever decides the type.
@@ -86,6 +88,7 @@ extension APNSCtl.Send {
             description.topicIsBundleDefault = true
             // Messages about the topic then blame the build, not the profile whose default it replaced.
             description.topicLabel = "the bundle id in \(app?.label ?? "--app")"
+            description.topicReplacedBy = description.topicLabel
         }
 
         // 3. Device tokens (64 for a bad one, 66 for a missing list).

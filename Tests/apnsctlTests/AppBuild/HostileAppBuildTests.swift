@@ -174,6 +174,17 @@ import Testing
         try Self.expectCorrupt(try fixtures.ipa(of: app), "nested more than 64 levels deep", in: fixtures)
         let profile = try fixtures.signed(AppBuildFixtures.deepXMLPlist(depth: 10_000), as: "deep.mobileprovision")
         try Self.expectCorrupt(profile, "nested more than 64 levels deep", in: fixtures)
+        // As an XML reader reads tags: a line break ends a tag's name (`<array\n>` was not counted), and a comment
+        // full of closings closes nothing (it took the count below zero first). Either ran libplist off the stack.
+        let deep = AppBuildFixtures.deepXMLPlist(depth: 10_000)
+        let broken = deep.replacingOccurrences(of: "<array>", with: "<array\n>")
+        let first = try #require(deep.range(of: "<array>"))
+        let commented = deep.replacingCharacters(
+            in: first.lowerBound..<first.lowerBound,
+            with: "<!-- " + String(repeating: "</array>", count: 10_000) + " --><?pi </array>?>")
+        for (text, name) in [(broken, "broken.mobileprovision"), (commented, "commented.mobileprovision")] {
+            try Self.expectCorrupt(try fixtures.signed(text, as: name), "nested more than 64 levels deep", in: fixtures)
+        }
     }
 
     /// A binary list that refers to one array from two places, forty levels over, is 300 bytes that libplist

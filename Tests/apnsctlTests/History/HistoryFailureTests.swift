@@ -218,6 +218,9 @@ import Testing
             ("ALTER TABLE entries DROP COLUMN outcome", all),
             // A column its version has not added yet, which the next step would add again.
             ("PRAGMA user_version = 7", all), ("ALTER TABLE entries ADD COLUMN note TEXT", all),
+            // A version below 0 was the step to start from (a crash of history and of every send), and a start
+            // at Int64.min overflowed the JSON's date.
+            ("PRAGMA user_version = -1", all), ("UPDATE entries SET started = -9223372036854775808", all),
             ("UPDATE result_chunks SET data = x'01000140' || zeroblob(64) || x'000000000000f87f'", show),
             ("DROP TABLE result_chunks", show),
         ] {
@@ -229,6 +232,13 @@ import Testing
             let said = try commands.map { try home.run($0) }
             #expect(
                 said.allSatisfy { $0.status == 66 && $0.stderr.contains(advice) }, "\(damage): \(said.map(\.stderr))")
+            // A layout not the history's: a send still goes out, with the history's one warning (a damaged value
+            // is in rows a send does not read).
+            guard !damage.hasPrefix("UPDATE") else { continue }
+            let again = try home.send(mock, ["--alert", "hi", "-d", String(repeating: "ab", count: 32)])
+            #expect(
+                again.status == 0 && again.stderr.contains("this send was not recorded in the history"),
+                "\(damage): \(again.stderr)")
         }
     }
 

@@ -159,6 +159,8 @@ import Testing
         let r = try InProcess.apnsctl(["mock", "stop", "--state-dir", state.path])
         #expect(r.status == 0)
         #expect(r.stderr == "apnsctl mock: no mock is running with state dir \(state.path)\n")
+        // And it wrote nothing there: no mock.lock left in a folder no mock ever used.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).isEmpty)
         let log = try InProcess.apnsctl(["mock", "--log", "x.log"])
         #expect(log.status == 64)
         #expect(log.stderr.contains("--log is where a detached mock writes its log; add --detach"), "\(log.stderr)")

@@ -141,6 +141,17 @@ import Testing
         let jwt = try InProcess.apnsctl(["jwt", "-p", "mock-token"], environment: environment)
         #expect(jwt.status == 0, "\(jwt.stderr)")
         #expect(jwt.stdout.split(separator: ".").count == 3)
+        // An .apns file's bundle comes before the profile's default topic, and -v says which topic went out and why
+        // (its settings line names only the profile's).
+        let apns = try mock.scratch.write(
+            "other.apns", #"{"Simulator Target Bundle":"com.other.app","aps":{"alert":"x"}}"#)
+        let other = try InProcess.apnsctl(
+            ["send", apns, "-p", "mock-token", "-d", Self.token(1), "-v", "--dry-run"], environment: environment)
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(
+            other.stderr.contains("\n* topic com.other.app (the payload's \"Simulator Target Bundle\", before "),
+            "\(other.stderr)")
+        #expect(other.stdout.contains("apns-topic: com.other.app"), "\(other.stdout)")
     }
 
     @Test func startUpdateEndWithACertificateListingTheTopic() throws {

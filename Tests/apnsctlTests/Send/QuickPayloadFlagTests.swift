@@ -21,6 +21,19 @@ import Testing
         return (status, t.stdout.text, t.stderr.text)
     }
 
+    /// An alert sent to a `.voip` or `.voip-ptt` topic is warned about with what that type's app must do: a call
+    /// report for VoIP only (push-to-talk got the VoIP words).
+    @Test func anAlertOnACallTopicIsWarnedAboutByItsType() throws {
+        let (voipStatus, _, voip) = try Self.dryRun(["--alert", "hi"], topic: "com.example.demo.voip")
+        #expect(voipStatus == 0 && voip.contains("which the app must answer by reporting a call"), "\(voip)")
+        let (pttStatus, _, ptt) = try Self.dryRun(["--alert", "hi"], topic: "com.example.demo.voip-ptt")
+        #expect(pttStatus == 0, "\(ptt)")
+        #expect(
+            ptt.contains(
+                "goes out as a pushtotalk push, which goes to the app's push-to-talk channel, not to the screen")
+                && !ptt.contains("reporting a call"), "\(ptt)")
+    }
+
     /// The value of header `name` in a dry run's request.
     static func header(_ name: String, in stdout: String) -> String? {
         stdout.split(separator: "\n").first { $0.hasPrefix("\(name): ") }.map { String($0.dropFirst(name.count + 2)) }
