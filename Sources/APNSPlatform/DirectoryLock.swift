@@ -21,21 +21,21 @@ public final class DirectoryLock {
         case acquired(DirectoryLock)
         /// Another holder kept it longer than the wait.
         case held(directory: String)
-        /// No folder on the way to `path` could be opened to lock (nothing to exclude another with).
+        /// The folder could not be opened to lock (it does not exist yet), or others can write it.
         case unavailable
     }
 
-    /// Locks the directory `path`, or the nearest folder above it that exists (a file's folder is made by its
-    /// first write), waiting up to `seconds` for another holder.
-    public static func acquire(nearest path: String, seconds: Int) -> Outcome {
-        var directory = path
-        while !FileSystem.isDirectory(directory) {
-            let parent = PrivateDirectory.parentPath(of: directory)
-            if parent == directory { return .unavailable }
-            directory = parent
-        }
+    /// Locks the directory `directory`, waiting up to `seconds` for another holder. A folder not made yet, or one
+    /// that group or others can write (`/tmp`), is `.unavailable`: there anyone could hold the lock, and keep the
+    /// caller waiting (what such a folder holds is refused by its readers anyway).
+    public static func acquire(_ directory: String, seconds: Int) -> Outcome {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return .unavailable }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & 0o022 == 0 else {
+            close(fd)
+            return .unavailable
+        }
         guard FileLock.lock(fd, waitingUpTo: seconds) else {
             close(fd)
             return .held(directory: directory)

@@ -26,6 +26,9 @@ extension APNSCtl.Config {
             completion: OutputFormat.completion, transform: OutputFormat.argument)
         var output: OutputFormat = .text
 
+        /// How many unusable device names are warned about one by one.
+        static let warnedEntries = 20
+
         func run(in world: CommandWorld) throws {
             let format = output
             let input = try file.input(for: .send, world: world.settings)
@@ -64,10 +67,14 @@ extension APNSCtl.Config {
                             + "the profiles are \(names.joined(separator: ", "))")
                 }
             }
-            // A name `send -d` would refuse is said here too, with the commands that mend it.
+            // A name `send -d` would refuse is said here too, with the commands that mend it: the first
+            // `warnedEntries` of them (each is tried in an edit of the whole file, and the list above names them all).
+            var unusable = 0
             for entry in parsed.map(DeviceNames.allEntries(in:)) ?? [] {
                 do { _ = try DeviceNames.token(of: entry) } catch {
                     guard case .badEntry(_, let why) = error else { continue }
+                    unusable += 1
+                    guard unusable <= Self.warnedEntries else { continue }
                     // The commands name the file that was read (`--config FILE`) and the profile, to paste as given.
                     let profile =
                         (input.location.configFlagWords + (entry.profile.map { ["--profile", ShellWord.of($0)] } ?? []))
@@ -89,6 +96,11 @@ extension APNSCtl.Config {
                         "\(entry.file):\(entry.line): device \(PrintableText.quoted(entry.name)) is not a usable token: \(why); "
                             + "send -d \(name) fails until it is mended: \(mending)")
                 }
+            }
+            if unusable > Self.warnedEntries {
+                world.standardError.warning(
+                    "and \(unusable - Self.warnedEntries) more device names that are not usable tokens (each listed "
+                        + "with its line)")
             }
             if parsed == nil {
                 let missing =

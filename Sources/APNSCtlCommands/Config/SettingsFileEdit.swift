@@ -15,8 +15,8 @@ struct SettingsFileEdit {
     let world: CommandWorld
     /// Whether the file may be one that does not load (a repair, `config unset` and `remove-device`).
     let repairing: Bool
-    /// Held from the read to the write: edits run in turn, and none is lost to another's rename (nil where no
-    /// folder could be locked: edited as before).
+    /// Held from the read to the write: edits run in turn, and none is lost to another's rename (nil for a file
+    /// whose folder is made by this edit).
     private let lock: DirectoryLock?
 
     /// `repairing`: the file need only be TOML, not load as settings (`config unset` removes the line at fault).
@@ -25,7 +25,7 @@ struct SettingsFileEdit {
         location = found
         self.world = world
         self.repairing = repairing
-        switch DirectoryLock.acquire(nearest: found.directory, seconds: Self.lockSeconds) {
+        switch DirectoryLock.acquire(found.directory, seconds: Self.lockSeconds) {
         case .acquired(let held): lock = held
         case .unavailable: lock = nil
         case .held(let directory):

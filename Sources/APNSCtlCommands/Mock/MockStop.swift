@@ -65,9 +65,10 @@ extension APNSCtl.Mock {
                         + "pass the one the mock was started with, --state-dir DIR"
                 )
             }
+            let noMock = "apnsctl mock: no mock is running with state dir \(directory)"
             guard FileSystem.isDirectory(directory) else {
                 let what = FileSystem.exists(directory) ? "not a directory" : "no such directory"
-                world.standardError.print("apnsctl mock: no mock is running with state dir \(directory) (\(what))\n")
+                world.standardError.print("\(noMock) (\(what))\n")
                 return
             }
             let storage: PrivateDirectory
@@ -77,7 +78,7 @@ extension APNSCtl.Mock {
             // A mock makes mock.lock as it starts and mock.json when ready: with neither, none ran here, and a stop
             // writes nothing (taking the lock made one in any folder it was pointed at, /etc included).
             guard storage.contains(MockState.lockName) || storage.contains(MockReadyFields.fileName) else {
-                world.standardError.print("apnsctl mock: no mock is running with state dir \(directory)\n")
+                world.standardError.print(noMock + "\n")
                 return
             }
             switch FileLock.acquire(MockState.lockName, in: storage) {
@@ -91,7 +92,7 @@ extension APNSCtl.Mock {
                 let report = MockStopReport.take(from: storage)
                 withExtendedLifetime(lock) {}
                 world.standardError.print(
-                    "apnsctl mock: no mock is running with state dir \(directory)"
+                    noMock
                         + (leftover ? " (removed the mock.json a killed mock left there)" : "")
                         + (report != nil ? "; the detached mock that ran there stopped with:" : "") + "\n")
                 try Self.passOn(report, world: world)

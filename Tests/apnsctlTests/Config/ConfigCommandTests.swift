@@ -156,6 +156,17 @@ import Testing
             byHand.stderr.hasSuffix(
                 "send -d baz fails until it is mended: apnsctl config cannot change it in place; edit line 2 by hand\n"),
             "\(byHand.stderr)")
+        // Many at once: the first 20 are warned about one by one (each tried in an edit of the whole file; 5,000
+        // took minutes), the rest counted.
+        let many = try home.root.write(
+            "many.toml", "[devices]\n" + (0..<3000).map { "dev\($0) = \"zz\"\n" }.joined(), mode: 0o600)
+        let counted = try home.run(["config", "list", "--config", many])
+        let warnings = counted.stderr.split(separator: "\n")
+        #expect(warnings.count == 21, "\(warnings.count)")
+        #expect(
+            warnings.last
+                == "warning: and 2980 more device names that are not usable tokens (each listed with its line)")
+        #expect(counted.lines.count >= 3000)
         // So is a key of a table array with two headers, which `config unset` could not remove either.
         let twice = try home.root.write(
             "twice.toml", "[profiles.x]\ntopic = \"a.b\"\n[[profiles.x.y]]\n[[profiles.x.y]]\n", mode: 0o600)
