@@ -197,7 +197,7 @@ public enum AppBuildReader {
     private static func readInfo(_ bytes: [UInt8], name: String) throws(AppBuildProblem) -> (String?, String) {
         let document = try PropertyListDocument(bytes: bytes, name: name)
         let top = document.top
-        guard let executable = top["CFBundleExecutable"]?.string else {
+        guard let executable = try top.string("CFBundleExecutable", in: name) else {
             throw .corrupt(path: name, reason: "no CFBundleExecutable: the main executable is not named")
         }
         guard !executable.isEmpty, !executable.contains("/"), executable != ".", executable != ".." else {
@@ -207,7 +207,7 @@ public enum AppBuildReader {
         if top["NSExtension"] != nil || top["CFBundlePackageType"]?.string == "XPC!" {
             throw .appExtension(path: name, bundleID: top["CFBundleIdentifier"]?.string)
         }
-        let bundleID = top["CFBundleIdentifier"]?.string
+        let bundleID = try top.string("CFBundleIdentifier", in: name)
         if let bundleID { try checkBundleID(bundleID, name: name, key: "CFBundleIdentifier") }
         return (bundleID, executable)
     }
@@ -227,7 +227,8 @@ public enum AppBuildReader {
     }
 
     private static func entitlements(_ xml: [UInt8], name: String) throws(AppBuildProblem) -> Entitlements {
-        Entitlements(try PropertyListDocument(bytes: xml, name: name + " (entitlements)").top)
+        let listName = name + " (entitlements)"
+        return try Entitlements(PropertyListDocument(bytes: xml, name: listName).top, name: listName)
     }
 
     /// A file of a build folder, whole: a regular file only (a FIFO in an `.app` was waited on for ever), at most

@@ -20,13 +20,18 @@ public struct Entitlements: Equatable, Sendable {
         self.getTaskAllow = getTaskAllow
     }
 
-    init(_ node: PropertyListNode) {
+    /// Reads the entitlements in `node`; `name` names the list in problems.
+    init(_ node: PropertyListNode, name: String) throws(AppBuildProblem) {
+        guard node.isDictionary else {
+            throw .corrupt(path: name, reason: "its entitlements are \(node.typeName), not a dictionary")
+        }
         // A macOS app's names come first with `com.apple.` (a `.provisionprofile`'s, a Mac app's signature).
-        applicationIdentifier =
-            node["application-identifier"]?.string ?? node["com.apple.application-identifier"]?.string
-        teamIdentifier = node["com.apple.developer.team-identifier"]?.string
-        apsEnvironment = node["aps-environment"]?.string ?? node["com.apple.developer.aps-environment"]?.string
-        getTaskAllow = node["get-task-allow"]?.bool
+        let mac = try node.string("com.apple.application-identifier", in: name)
+        applicationIdentifier = try node.string("application-identifier", in: name) ?? mac
+        teamIdentifier = try node.string("com.apple.developer.team-identifier", in: name)
+        let macAPS = try node.string("com.apple.developer.aps-environment", in: name)
+        apsEnvironment = try node.string("aps-environment", in: name) ?? macAPS
+        getTaskAllow = try node.bool("get-task-allow", in: name)
     }
 
     /// The bundle id part of `application-identifier` (after `TEAMID.`).

@@ -34,7 +34,8 @@ final class PropertyListDocument {
 }
 
 /// One node of a `PropertyListDocument`, read as the Swift value a caller asks for; a node of another type
-/// reads as nil, so a list with a wrong type in a known key is treated as if the key were absent.
+/// reads as nil. The keys that decide pushes are read through `PropertyListKey`, which refuses a value of the
+/// wrong type rather than reading it as absent.
 struct PropertyListNode {
     /// Keeps the document, and so this node's memory, alive.
     let document: PropertyListDocument
@@ -46,6 +47,23 @@ struct PropertyListNode {
     }
 
     private var type: plist_type { plist_get_node_type(pointer) }
+
+    /// The node's type as a property list editor names it, with its article: for a wrong type in a message.
+    var typeName: String {
+        switch type {
+        case PLIST_BOOLEAN: return "a Boolean"
+        case PLIST_UINT: return "an integer"
+        case PLIST_REAL: return "a real number"
+        case PLIST_STRING: return "a string"
+        case PLIST_ARRAY: return "an array"
+        case PLIST_DICT: return "a dictionary"
+        case PLIST_DATE: return "a date"
+        case PLIST_DATA: return "data"
+        case PLIST_KEY: return "a key"
+        case PLIST_UID: return "a UID"
+        default: return "a value of no known type"
+        }
+    }
 
     /// A dictionary's value for `key`.
     subscript(key: String) -> PropertyListNode? {
@@ -68,6 +86,10 @@ struct PropertyListNode {
         plist_get_bool_val(pointer, &value)
         return value != 0
     }
+
+    var isDate: Bool { type == PLIST_DATE }
+
+    var isDictionary: Bool { type == PLIST_DICT }
 
     /// A date as seconds since 1970 (property lists count from 2001); nil beyond the 32-bit seconds this libplist
     /// gives, which it pins at their ends (a date after 2069 read as 1932): no date beats a wrong one.

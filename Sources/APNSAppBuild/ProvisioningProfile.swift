@@ -58,11 +58,14 @@ public struct ProvisioningProfile: Equatable, Sendable {
         guard top["Entitlements"] != nil || top["TeamIdentifier"] != nil else {
             throw .corrupt(path: name, reason: "a signed property list without a profile's keys")
         }
-        self.name = top["Name"]?.string
-        teamIdentifier = top["TeamIdentifier"]?.items?.first?.string
-        expires = top["ExpirationDate"]?.date
-        provisionedDevices = top["ProvisionedDevices"]?.items?.count ?? 0
-        provisionsAllDevices = top["ProvisionsAllDevices"]?.bool ?? false
-        entitlements = top["Entitlements"].map(Entitlements.init) ?? Entitlements()
+        self.name = try top.string("Name", in: name)
+        teamIdentifier = try top.items("TeamIdentifier", in: name)?.first?.string
+        expires = try top.date("ExpirationDate", in: name)
+        provisionedDevices = try top.items("ProvisionedDevices", in: name)?.count ?? 0
+        provisionsAllDevices = try top.bool("ProvisionsAllDevices", in: name) ?? false
+        entitlements =
+            try top["Entitlements"].map { node throws(AppBuildProblem) in
+                try Entitlements(node, name: name)
+            } ?? Entitlements()
     }
 }

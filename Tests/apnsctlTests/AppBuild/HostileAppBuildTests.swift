@@ -209,6 +209,60 @@ import Testing
         try Self.expectCorrupt(app, "Info.plist", in: fixtures)
     }
 
+    /// A key that decides pushes holding a value of another type is a malformed build, named with the key and the
+    /// type: read as absent, an `aps-environment` array was "no aps-environment entitlement" with advice to enable
+    /// a capability the app has, a `get-task-allow` string made a development profile an App Store one, and a
+    /// string `ExpirationDate` dropped the expiry.
+    @Test func aKeyOfTheWrongTypeIsAMalformedBuild() throws {
+        let fixtures = try AppBuildFixtures()
+        let profile = AppBuildFixtures.profileXML(.development)
+        let cases: [(String, String, String)] = [
+            (
+                "<key>aps-environment</key><string>development</string>",
+                "<key>aps-environment</key><array><string>development</string></array>",
+                "aps-environment is an array, not a string"
+            ),
+            (
+                "<key>get-task-allow</key><true/>", "<key>get-task-allow</key><string>true</string>",
+                "get-task-allow is a string, not a Boolean"
+            ),
+            (
+                "<key>ExpirationDate</key><date>", "<key>ExpirationDate</key><string>",
+                "ExpirationDate is a string, not a date"
+            ),
+            (
+                "<key>Entitlements</key>\n<dict>", "<key>Entitlements</key>\n<array/><key>X</key><dict>",
+                "its entitlements are an array, not a dictionary"
+            ),
+        ]
+        for (index, (original, replacement, reason)) in cases.enumerated() {
+            var text = profile.replacingOccurrences(of: original, with: replacement)
+            if original.hasPrefix("<key>ExpirationDate") {
+                text = text.replacingOccurrences(of: "Z</date>\n<key>Name", with: "Z</string>\n<key>Name")
+            }
+            #expect(text != profile, "\(original)")
+            try Self.expectCorrupt(try fixtures.signed(text, as: "wrong\(index).mobileprovision"), reason, in: fixtures)
+        }
+        // The executable's signature, and Info.plist, are read the same way.
+        let app = try fixtures.app(profile: .development)
+        let entitlements = AppBuildFixtures.entitlementsXML(
+            aps: "development", team: AppBuildFixtures.team, bundle: AppBuildFixtures.bundle, getTaskAllow: true
+        ).replacingOccurrences(
+            of: "<key>aps-environment</key><string>development</string>",
+            with: "<key>aps-environment</key><integer>1</integer>")
+        try fixtures.directory.write("Demo.app/Demo", MachOFixture.thin(entitlements: entitlements), mode: 0o755)
+        try Self.expectCorrupt(
+            app, "Demo (entitlements): not a readable app build: aps-environment is an integer, not a string",
+            in: fixtures)
+        let other = try fixtures.app("Other.app", profile: .development)
+        let info = try String(contentsOfFile: other + "/Info.plist", encoding: .utf8)
+        try info.replacingOccurrences(
+            of: "<key>CFBundleIdentifier</key><string>\(AppBuildFixtures.bundle)</string>",
+            with: "<key>CFBundleIdentifier</key><array/>"
+        ).write(toFile: other + "/Info.plist", atomically: true, encoding: .utf8)
+        try Self.expectCorrupt(other, "CFBundleIdentifier is an array, not a string", in: fixtures)
+    }
+
     @Test func notAProfileAndNotAnArchive() throws {
         let fixtures = try AppBuildFixtures()
         let garbage = try fixtures.directory.write("junk.mobileprovision", Array("not DER at all".utf8))
