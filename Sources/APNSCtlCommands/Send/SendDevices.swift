@@ -124,11 +124,12 @@ extension APNSCtl.Send {
                 given.count > 1
                 ? " (\(given.joined(separator: ", ")): names of the same token)"
                 : given.first.map { " (\($0))" } ?? ""
-            world.standardError.warning("--device \(token.hex)\(named) was given \(times) times; it is sent once")
+            world.standardError.warning(
+                "--device \(token.hex)\(named) was given \(times) times; it \(dryRun ? "would be" : "is") sent once")
         } else if repeated.count > 1, let first = firstFlagRepeat {
             let summary = DeviceRepeatSummary(
                 total: flagRepeatCount, first: .flag(first.flag, repeatsFlag: first.repeats))
-            world.standardError.warning(summary.message(file: ""))
+            world.standardError.warning(summary.message(file: "", dryRun: dryRun))
         }
         var file: DeviceFile? = nil
         let fileNames = LockedValue<[String: String]>([:])
@@ -153,7 +154,9 @@ extension APNSCtl.Send {
             }
             if let file, !file.isStreamed, let skipped = file.skippedLines { Self.reportSkipped(skipped, in: world) }
             // A regular file's repeats are known once it was checked (reading it again to send counts them anew).
-            if let file, !file.isStreamed, let warning = file.repeats?.summary?.message(file: file.displayName) {
+            if let file, !file.isStreamed,
+                let warning = file.repeats?.summary?.message(file: file.displayName, dryRun: dryRun)
+            {
                 world.standardError.warning(warning)
             }
             // A stream's are known once it was read: said after the results, with its repeats.

@@ -36,14 +36,30 @@ import Testing
         #expect(r.stderr.contains("warning: --device \(a) was given 4 times; it is sent once"), "\(r.stderr)")
         #expect(!r.stderr.contains(b), "\(r.stderr)")
         #expect(mock.answersPerDevice(expectingAtLeast: 2) == [a: 1, b: 1])
-        // Several tokens repeated: one warning (CLI.md), as for a list, not one per token.
+        // Several tokens repeated: one warning (CLI.md), as for a list, not one per token. A dry run sends nothing,
+        // and says what the run would do (it said "were sent once").
+        let dry = [
+            "send", "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--dry-run",
+        ]
         let many = try InProcess.apnsctl(
-            ["send", "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--dry-run"]
-                + (1...30).flatMap { ["-d", Self.token($0), "-d", Self.token($0)] } + ["--alert", "x"])
+            dry + (1...30).flatMap { ["-d", Self.token($0), "-d", Self.token($0)] } + ["--alert", "x"])
         #expect(many.status == 0, "\(many.stderr)")
         #expect(
-            many.errorLines == ["warning: 30 repeated tokens were sent once (first: --device 2 repeats --device 1)"],
+            many.errorLines == [
+                "warning: 30 repeated tokens would be sent once (first: --device 2 repeats --device 1)"
+            ],
             "\(many.stderr)")
+        let one = try InProcess.apnsctl(dry + ["-d", a, "-d", a, "--alert", "x"])
+        #expect(one.errorLines == ["warning: --device \(a) was given 2 times; it would be sent once"], "\(one.stderr)")
+        let scratch = try TemporaryDirectory(prefix: "dry-repeats")
+        let list = try scratch.write("tokens.txt", "\(a)\n\(b)\n\(a)\n")
+        let listed = try InProcess.apnsctl(dry + ["--devices", list, "--alert", "x"])
+        #expect(
+            listed.errorLines == [
+                "warning: 1 repeated token would be sent once (first: --devices \(list):3 repeats line 1)"
+            ],
+            "\(listed.stderr)")
+        #expect(mock.answersPerDevice(expectingAtLeast: 2) == [a: 1, b: 1], "the dry runs sent nothing")
     }
 
     /// Several tokens pasted into one value (a space, a comma or semicolon of a list) are said to be a list, with
