@@ -324,21 +324,26 @@ public final class DeviceFile {
     /// or bytes that are not UTF-8, as in the first line of every DER key, certificate and .p12).
     static func keyMaterial(in text: String) -> KeyMaterial? {
         var dash = false
-        var unusual = false
+        var nul = false
+        var high = false
         var control = false
         for byte in text.utf8 {
             if byte == 0x2D {
                 dash = true
-            } else if byte == 0 || byte >= 0x80 {
-                unusual = true
+            } else if byte == 0 {
+                nul = true
+            } else if byte >= 0x80 {
+                high = true
             } else if byte < 0x20 && byte != 0x09 && byte != 0x0D || byte == 0x7F {
                 control = true
             }
         }
         // DER's tags and lengths put control bytes in its first line; a line of text in another encoding (Latin-1)
-        // has none, and is a bad line of the list, not a key.
-        if unusual, text.utf8.contains(0) || control && text.unicodeScalars.contains("\u{FFFD}") {
-            return looksLikeUTF16(text) ? .utf16Text : .binaryData
+        // has none, and is a bad line of the list, not a key. So is text with a stray NUL and nothing else unusual
+        // (a bad copy, an editor's slip): binary data has other control bytes or bytes beyond ASCII beside it.
+        if nul || high, nul || control && text.unicodeScalars.contains("\u{FFFD}") {
+            if looksLikeUTF16(text) { return .utf16Text }
+            return nul && !high && !control ? nil : .binaryData
         }
         if dash, text.contains("-----BEGIN") || text.contains("-----END") { return .pemBlock }
         return nil

@@ -2,6 +2,7 @@ import APNSTestSupport
 import Foundation
 import Testing
 
+@testable import APNSClient
 @testable import APNSCtlCommands
 
 /// CLI.md, "Exit codes": a file given as `--devices` by mistake may hold a secret. A line that is not a token
@@ -139,6 +140,21 @@ import Testing
                 run.output.split(separator: "\n").count == 1 && !run.output.contains(": \""),
                 "no line is quoted: \(run.output)")
         }
+    }
+
+    /// A stray NUL in a list of text (a bad copy, an editor's slip) makes that line a bad line, named by its number;
+    /// the list was called a key or certificate file. A NUL beside other binary bytes still marks a key.
+    @Test func aStrayNULIsABadLineNotAKeyFile() throws {
+        let dir = try TemporaryDirectory(prefix: "devices-nul")
+        // First: a dry run from a pipe reads only up to the first token.
+        let list = String(Self.token.dropLast()) + "\u{0}\n" + Self.token + "\n"
+        for run in try Self.sendBoth(list, in: dir) {
+            #expect(run.status == 64, "\(run.name): \(run.output)")
+            #expect(!run.output.contains("key or certificate"), "\(run.name): \(run.output)")
+            #expect(run.output.contains(":1: \""), "\(run.name) names line 1: \(run.output)")
+        }
+        #expect(DeviceFile.keyMaterial(in: "ab\u{0}cd") == nil)
+        #expect(DeviceFile.keyMaterial(in: "0\u{3}\u{0}\u{1}") == .binaryData)
     }
 
     @Test func aKeysBase64LinesAloneGetTheBase64HintButNothingDecoded() throws {
