@@ -31,7 +31,8 @@ public enum UnreadVariables {
     /// makes a dry run, so a command that changes something refuses to run beside one.
     public static func dryRunVariable(in variables: [String: String]) -> String? {
         variables.keys.sorted().first { name in
-            guard name.hasPrefix("APNSCTL_"), let value = variables[name], !value.isEmpty,
+            // Any case of the prefix (`apnsctl_dry_run=1`): a script that meant a dry run must not send.
+            guard name.uppercased().hasPrefix("APNSCTL_"), let value = variables[name], !value.isEmpty,
                 !["0", "false", "no", "off"].contains(value.lowercased())
             else { return false }
             return folded(name).hasPrefix("dry")
@@ -67,6 +68,14 @@ public enum UnreadVariables {
             // the generic ones (APNSCTL_HOST, APNSCTL_SERVER may be another tool's).
             let folded = folded(name)
             let variable: (String) -> String = { "APNSCTL_" + $0.uppercased().replacing("-", with: "_") }
+            // A password's variable: the passphrase itself is one (APNSCTL_PASSPHRASE), where the settings file takes
+            // only its file; a name with _FILE is said below.
+            if !name.hasSuffix("_FILE"), !name.hasSuffix("_PATH"),
+                ["password", "passwd"].contains(where: { folded.hasSuffix($0) }) || ["pass", "pw"].contains(folded)
+            {
+                let meant = folded.hasPrefix("out") ? "APNSCTL_OUT_PASSPHRASE" : "APNSCTL_PASSPHRASE"
+                return "\(name) is not a variable apnsctl reads; did you mean \(meant)?"
+            }
             if !genericNames.contains(folded), let alias = ProfileKeyAdvice.aliases[folded] {
                 return "\(name) is not a variable apnsctl reads; did you mean \(variable(alias))?"
             }

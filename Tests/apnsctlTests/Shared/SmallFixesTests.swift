@@ -662,6 +662,16 @@ import Testing
             ], environment: ["APNSCTL_DRY_RUN": "1"])
         #expect(dry.status == 64 && dry.stdout.isEmpty, "\(dry.stderr)")
         #expect(dry.stderr.hasPrefix("error: APNSCTL_DRY_RUN is set, but --dry-run has no variable"), "\(dry.stderr)")
+        // So is the name in another case (it was not looked at, and the push went out).
+        for name in ["apnsctl_dry_run", "Apnsctl_Dry_Run"] {
+            let other = try InProcess.apnsctl(
+                [
+                    "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+                    "--alert", "hi", "-d", Self.token(1),
+                ], environment: [name: "1"])
+            #expect(other.status == 64 && other.stdout.isEmpty, "\(name): \(other.stderr)")
+            #expect(other.stderr.hasPrefix("error: \(name) is set, but --dry-run has no variable"), "\(other.stderr)")
+        }
         // A value that says no (a pipeline's ${DRY:-0}) is only said; beside --dry-run, nothing is.
         let no = try InProcess.apnsctl(
             [
@@ -776,6 +786,21 @@ import Testing
             (
                 "APNSCTL_PASSPHRASE_FILE_PATH",
                 "APNSCTL_PASSPHRASE_FILE_PATH is not a variable apnsctl reads; did you mean APNSCTL_PASSPHRASE_FILE?"
+            ),
+            // A password's variable is the passphrase's own (it was pointed at APNSCTL_PASSPHRASE_FILE, which then
+            // took the password for a path); KEY_PASSWORD was not said at all.
+            ("APNSCTL_PASSWORD", "APNSCTL_PASSWORD is not a variable apnsctl reads; did you mean APNSCTL_PASSPHRASE?"),
+            (
+                "APNSCTL_KEY_PASSWORD",
+                "APNSCTL_KEY_PASSWORD is not a variable apnsctl reads; did you mean APNSCTL_PASSPHRASE?"
+            ),
+            (
+                "APNSCTL_OUT_PASSWORD",
+                "APNSCTL_OUT_PASSWORD is not a variable apnsctl reads; did you mean APNSCTL_OUT_PASSPHRASE?"
+            ),
+            (
+                "APNSCTL_PASSWORD_FILE",
+                "APNSCTL_PASSWORD_FILE is not a variable apnsctl reads; did you mean APNSCTL_PASSPHRASE_FILE?"
             ),
         ] {
             let r = try InProcess.apnsctl(
