@@ -207,6 +207,18 @@ extension TOMLParser {
                 "\(text) is not a TOML value: typographic quotes are no TOML quotes; write straight ones (\"\(bare)\")",
                 at: start)
         }
+        // A Boolean as another language writes it: TOML's are lower case, and yes/no/on/off none (quoting them makes
+        // a string, which an on/off setting refuses in turn).
+        if ["true", "false"].contains(text.lowercased()) {
+            throw fail(
+                "\(text) is not a TOML value: TOML's Booleans are lower case, \(text.lowercased()) (a string needs quotes: \"\(text)\")",
+                at: start)
+        }
+        if ["yes", "no", "on", "off"].contains(text.lowercased()) {
+            throw fail(
+                "\(text) is not a TOML value: an on/off setting takes true or false (a string needs quotes: \"\(text)\")",
+                at: start)
+        }
         throw fail("\(text) is not a TOML value; strings need quotes (\"\(text)\")", at: start)
     }
 
