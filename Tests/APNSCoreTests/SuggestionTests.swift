@@ -50,6 +50,15 @@ import Testing
     }
 
     /// A near miss among thousands of names of the same length is found, and the closest one wins.
+    /// iOS names a device with a typographic apostrophe; people type a straight one, or none.
+    @Test func aStraightApostropheFindsATypographicOne() {
+        let names = ["Ada\u{2019}s iPhone", "qa-ipad"]
+        #expect(Suggestion.closest(to: "Ada's iPhone", among: names) == "Ada\u{2019}s iPhone")
+        #expect(Suggestion.closest(to: "Adas iPhone", among: names) == "Ada\u{2019}s iPhone")
+        #expect(Suggestion.closest(to: "Ada's iPhon", among: names) == "Ada\u{2019}s iPhone")
+        #expect(Suggestion.closest(to: "Bob's iPad", among: names) == nil)
+    }
+
     @Test func manyCandidatesOfOneLength() {
         let names = (0..<5000).map { "device-\($0 + 10000)" }
         #expect(Suggestion.closest(to: "devixe-12345", among: names) == "device-12345")

@@ -10,15 +10,18 @@ public enum Suggestion {
         guard word.utf8.count <= longestWord else { return nil }
         let folded = fold(word)
         if let same = candidates.first(where: { folds($0, to: folded) }) { return same }
-        let a = Array(word.lowercased().utf8)
+        let a = Array(plain(word.lowercased()).utf8)
         guard !a.isEmpty, a.count <= 64 else { return nil }
         var best: (String, Int)?
         for candidate in candidates {
-            let length = candidate.utf8.count
+            // A name beyond ASCII is compared with its typographic quotes made straight, as `word` is.
+            let plainCandidate = candidate.utf8.contains(where: { $0 >= 0x80 }) ? plain(candidate.lowercased()) : nil
+            let length = plainCandidate?.utf8.count ?? candidate.utf8.count
             // Only a strictly closer candidate replaces the best so far; the distance is at least the difference
             // in length, and the search stops once it is over the limit: thousands of names cost little.
             let limit = min(min(a.count, length) <= 4 ? 1 : 2, (best?.1 ?? .max) - 1)
-            guard abs(a.count - length) <= limit, let d = distance(a, Array(candidate.lowercased().utf8), atMost: limit)
+            guard abs(a.count - length) <= limit,
+                let d = distance(a, Array((plainCandidate ?? candidate.lowercased()).utf8), atMost: limit)
             else {
                 continue
             }
@@ -36,9 +39,25 @@ public enum Suggestion {
         return "; did you mean \(PrintableText.quoted(s))?"
     }
 
+    /// `s` with typographic apostrophes and quotes made straight: iOS names a device `Ada’s iPhone`, and people
+    /// type `Ada's iPhone` (compared as UTF-8, the curly one was three edits away).
+    static func plain(_ s: String) -> String {
+        guard s.utf8.contains(where: { $0 >= 0x80 }) else { return s }
+        return String(
+            s.map { c -> Character in
+                switch c {
+                case "\u{2018}", "\u{2019}", "\u{02BC}": return "'"
+                case "\u{201C}", "\u{201D}": return "\""
+                default: return c
+                }
+            })
+    }
+
     /// Lower case without separators.
     private static func fold(_ s: String) -> [UInt8] {
-        s.lowercased().utf8.filter { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "_") && $0 != UInt8(ascii: " ") }
+        plain(s.lowercased()).utf8.filter {
+            $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "_") && $0 != UInt8(ascii: " ")
+        }
     }
 
     /// Whether `candidate` folds to `folded`, without building its folded form when it is ASCII.
