@@ -51,8 +51,14 @@ struct ChannelOptions: ParsableArguments {
         try StandardInputReaders.check(settings.standardInputReaders)
         let format = settings[.output]?.value ?? .text
         let requestID = try parsedRequestID(requestID)
-        // Apple's channel management host has a port of its own; the flag is checked as for send all the same.
+        // Apple's channel management host has ports of its own; the flag is checked as for send all the same, and
+        // given on the command line it is said to be unused (a firewall rule written for it would not help).
         _ = try settings.checkedPort(endpoints: settings.endpointList, in: world)
+        if let port = settings[.port], case .flag = port.origin, settings.endpointList.isEmpty {
+            world.standardError.warning(
+                "\(settings.label(.port)) \(port.value) is not used by channel: Apple's channel management host listens on 2195 (sandbox) and 2196 (production)"
+            )
+        }
         try settings.checkCAFile(in: world)
         let credentials = try BroadcastCredentials.load(settings, now: world.clock.now(), in: world)
         let route = try settings.singleRoute(environment: credentials.environment, command: "channel", in: world) {

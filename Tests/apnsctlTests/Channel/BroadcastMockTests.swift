@@ -68,6 +68,27 @@ import Testing
         }
     }
 
+    /// `--port` picks a device push port; channel management listens on its own, so the flag is said to be unused
+    /// (it was silently ignored). Through a proxy that is not there, nothing reaches Apple.
+    @Test func aPortGivenToChannelIsSaidToBeUnused() throws {
+        let mock = try InProcessMock()
+        let scratch = try TemporaryDirectory(prefix: "broadcast-port")
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let r = try run(
+            [
+                "channel", "list", "--auth-key", mock.authKey, "--team-id", mock.teamID, "--topic", mock.bundleID,
+                "--port", "2197", "--proxy", "http://127.0.0.1:\(refusing.port)",
+            ], scratch)
+        #expect(r.status == 69, "\(r.stderr)")
+        #expect(
+            r.errorLines.first
+                == "warning: --port 2197 is not used by channel: Apple's channel management host listens on 2195 (sandbox) and 2196 (production)",
+            "\(r.stderr)")
+        let withEndpoint = try run(["channel", "list", "--port", "2197"] + Self.flags(mock, .token), scratch)
+        #expect(!withEndpoint.stderr.contains("is not used by channel"), "\(withEndpoint.stderr)")
+    }
+
     @Test(arguments: Auth.allCases)
     func channelLifecycle(auth: Auth) throws {
         let mock = try InProcessMock(keepingLog: true)

@@ -284,6 +284,11 @@ import Testing
             #expect(forbidden.status == 69)
             #expect(
                 forbidden.errorLines.last?.contains("refused the tunnel: HTTP/1.1 403 ") == true, "\(forbidden.stderr)")
+            // The ports a rule must allow, channel management's too (it was told only 443 and 2197).
+            #expect(
+                forbidden.errorLines.last?.hasSuffix(
+                    "(APNs uses 443, or 2197 with --port; channel management 2195 and 2196)") == true,
+                "\(forbidden.stderr)")
             let unreachable = try InProcess.apnsctl([
                 "send", "--endpoint", "https://127.0.0.1:\(closed)", "--ca-file", mock.caFile,
                 "--cert", mock.certificate, "-d", SendDeliveryTests.token(1),

@@ -33,7 +33,8 @@ extension TransportFailure {
         case .allowMoreTimeOrCheckTheProxy:
             return description
                 + "; raise \(Setting.of(.timeout).flag), or check --endpoint and the proxy (does it forward?)"
-        case .checkProxyAllowsThePort: return description + " (APNs uses 443, or 2197 with --port)"
+        case .checkProxyAllowsThePort:
+            return description + " (APNs uses 443, or 2197 with --port; channel management 2195 and 2196)"
         // Said once, after the summary (`TransportFailure.resendAdvice`), not on every device's line.
         case .resendUnknownIfDuplicatesAreAcceptable: return description
         }
