@@ -238,6 +238,16 @@ import Testing
                     == (name == "mock"),
                 "\(message ?? "")")
         }
+        // A profile holding a key id and no key is told the key is what it lacks (it was "names none", and its advice
+        // to add a certificate was then refused beside the key id).
+        let keyIDOnly = Self.problem(
+            flags: Self.flags { $0.profile = "ci" }, file: "[profiles.ci]\nkey-id = \"ABCDE12345\"\n")?.message
+        #expect(
+            keyIDOnly?.hasPrefix(
+                "no credential: key-id in profile ci (\(Self.path):2) names a .p8 key, but profile ci in \(Self.path) has no auth-key; give it the key ("
+            ) == true, "\(keyIDOnly ?? "")")
+        #expect(
+            keyIDOnly?.contains("auth-key FILE, and team-id), or pass --auth-key FILE") == true, "\(keyIDOnly ?? "")")
         // A key id above the key's layer is stranded.
         #expect(
             Self.problem(flags: Self.flags { $0[.keyID] = "ABCDE12345" })?.message.hasPrefix(

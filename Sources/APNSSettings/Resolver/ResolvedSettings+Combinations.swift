@@ -42,6 +42,12 @@ extension ResolvedSettings {
                     MockProfile.names.contains(chosen)
                     ? " (its table replaces apnsctl mock's built-in profile of that name: remove [profiles.\(chosen)] and "
                         + "what it holds to use the mock's)" : ""
+                // A key id without its key: the key is what is missing (a certificate would be refused beside it).
+                if hidden.isEmpty, let id = self[.keyID] {
+                    throw .usage(
+                        "no credential: \(Self.name(id.origin, Setting.of(.keyID).name)) names a .p8 key, but profile \(chosen) in \(file.path) has no auth-key; give it the key (\(location.configCommand("set")) "
+                            + "--profile \(ShellWord.of(chosen)) auth-key FILE, and team-id), or pass --auth-key FILE")
+                }
                 throw .usage(
                     "no credential: profile \(chosen) in \(file.path) names none\(hidden); give it one (\(location.configCommand("set")) "
                         + "--profile \(ShellWord.of(chosen)) cert FILE, or auth-key FILE and team-id), or pass --cert FILE "
