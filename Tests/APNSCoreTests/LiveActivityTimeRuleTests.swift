@@ -131,5 +131,10 @@ import Testing
             check(#"{"aps":{"content-changed":true}}"#, ValidationOptions(topic: "com.example.app.push-type.controls"))
                 .problems.isEmpty)
         #expect(check(#"{"aps":{"content-changed":true}}"#, type(.controls)).problems.isEmpty)
+        // Of another value: that payload written wrong, told to write true and not also to remove the key.
+        let one = check(#"{"aps":{"content-changed":1}}"#)
+        #expect(one.pushType == .widgets)
+        #expect(one.hasError("aps.content-changed", "content-changed must be true, found number 1"))
+        #expect(!one.problems.contains { $0.message.contains("has no effect") }, "\(one.problems)")
     }
 }

@@ -40,7 +40,7 @@ public struct ParsedPayload {
         return JSONValue.effectiveMembers(aps).contains { keys.contains($0.key) }
     }
 
-    /// Whether `aps` holds only `content-changed: true`, the payload widgets and controls pushes share.
+    /// Whether `aps` holds only `content-changed`, the payload widgets and controls pushes share.
     public var apsHoldsOnlyContentChanged: Bool {
         guard let aps = root?["aps"]?.members else { return false }
         return PayloadValidator.isContentChangedOnly(JSONValue.effectiveMembers(aps))

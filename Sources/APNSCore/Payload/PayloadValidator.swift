@@ -101,10 +101,12 @@ public enum PayloadValidator {
         return .alert
     }
 
-    /// Whether `aps` (its effective members) holds only `content-changed: true`: a widgets or controls payload,
-    /// which of the two cannot be told from the payload (CLI.md: `send` asks for `--push-type`).
+    /// Whether `aps` (its effective members) holds only `content-changed`: a widgets or controls payload, which of
+    /// the two cannot be told from the payload (CLI.md: `send` asks for `--push-type`). Of any value: one that is
+    /// not `true` is that payload written wrong, told to write `true` (read as an alert, it was also told to remove
+    /// the key).
     public static func isContentChangedOnly(_ aps: [JSONMember]) -> Bool {
-        aps.count == 1 && aps[0].key == APSKey.contentChanged.rawValue && aps[0].value.bool == true
+        aps.count == 1 && aps[0].key == APSKey.contentChanged.rawValue
     }
 
     /// "payload is N bytes, M over the L-byte limit …; minified it is K bytes and fits: …".
