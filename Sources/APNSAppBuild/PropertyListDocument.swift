@@ -34,8 +34,8 @@ final class PropertyListDocument {
 }
 
 /// One node of a `PropertyListDocument`, read as the Swift value a caller asks for; a node of another type
-/// reads as nil. The keys that decide pushes are read through `PropertyListKey`, which refuses a value of the
-/// wrong type rather than reading it as absent.
+/// reads as nil. The keys that decide pushes are read by key and type (`string(_:in:)` and its siblings), which
+/// refuse a value of the wrong type rather than read it as absent.
 struct PropertyListNode {
     /// Keeps the document, and so this node's memory, alive.
     let document: PropertyListDocument
