@@ -95,6 +95,14 @@ extension APNSCtl.Config {
                     "env = \"both\" is doctor's alone: send and channel with profile \(profileName) refuse it (64); for them give sandbox, production or auto"
                 )
             }
+            // A key id alone names no credential: send would say the profile has none. Said while the user is here.
+            if target.key == "key-id", kindWarning == nil, !present.contains("auth-key"), !present.contains("cert"),
+                !present.contains("key")
+            {
+                world.standardError.warning(
+                    "key-id names a .p8 key, and profile \(profileName) has none yet: send refuses it until it does (\(edit.location.configCommand("set")) --profile \(ShellWord.of(profileName)) auth-key FILE)"
+                )
+            }
             // A value of the other kind has its own advice, a move; unsetting the earlier ones would contradict it.
             if kindWarning == nil,
                 let warning = Self.bothAuthsWarning(

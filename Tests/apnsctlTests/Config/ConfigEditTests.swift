@@ -169,6 +169,16 @@ import Testing
         let both = try home.run(["config", "set", "-p", "prod-cert", "key-id", "ABCDE12345"])
         #expect(
             both.stderr.contains("profile prod-cert now holds key-id beside cert (certificate auth)"), "\(both.stderr)")
+        #expect(!both.stderr.contains("has none yet"), "\(both.stderr)")
+        // A key id into a profile with no credential: send would refuse it, said now (it was written silently).
+        let alone = try home.run(["config", "set", "-p", "ci", "key-id", "ABCDE12345"])
+        #expect(alone.status == 0, "\(alone.stderr)")
+        #expect(
+            alone.errorLines.contains(
+                "warning: key-id names a .p8 key, and profile ci has none yet: send refuses it until it does (apnsctl config set --profile ci auth-key FILE)"
+            ), "\(alone.stderr)")
+        let keyed = try home.run(["config", "set", "-p", "dev", "key-id", "ABCDE12345"])
+        #expect(!keyed.stderr.contains("has none yet"), "\(keyed.stderr)")
         _ = try home.run(["config", "set", "-p", "dev", "key", "certs/push.key"])
         let auth = try home.run(["config", "set", "-p", "dev", "auth-key", "keys/other.p8"])
         #expect(
