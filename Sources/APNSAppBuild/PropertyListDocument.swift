@@ -52,7 +52,8 @@ struct PropertyListNode {
     var typeName: String {
         switch type {
         case PLIST_BOOLEAN: return "a Boolean"
-        case PLIST_UINT: return "an integer"
+        // 1 in every libplist: named PLIST_UINT before 2.3, PLIST_INT since (the old name a macro Swift may not see).
+        case plist_type(1): return "an integer"
         case PLIST_REAL: return "a real number"
         case PLIST_STRING: return "a string"
         case PLIST_ARRAY: return "an array"
