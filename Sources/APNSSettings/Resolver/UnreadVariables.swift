@@ -50,89 +50,97 @@ public enum UnreadVariables {
     public static func warnings(
         _ variables: [String: String], commandFlags: () -> [String], given: Set<String> = []
     ) -> [String] {
+        // A variable apnsctl reads, in another case (`apnsctl_topic`): names are case-sensitive, so it sets nothing.
+        let otherCase = variables.compactMap { name, value -> String? in
+            guard name.utf8.first.map({ $0 | 0x20 == UInt8(ascii: "a") }) == true, !name.hasPrefix("APNSCTL_"),
+                !value.isEmpty, known.contains(name.uppercased())
+            else { return nil }
+            return "\(name) is not read: variable names are upper case; did you mean \(name.uppercased())?"
+        }.sorted()
         let unread = variables.compactMap { name, value in
             name.hasPrefix("APNSCTL_") && !value.isEmpty && !known.contains(name) && !given.contains(name) ? name : nil
         }
-        guard !unread.isEmpty else { return [] }
+        guard !unread.isEmpty else { return otherCase }
         let flags = Set(commandFlags())
         // Compared without the prefix they share, so a short name needs a close spelling (HOST is not PORT).
         let prefix = "APNSCTL_".count
         let names = known.sorted().map { String($0.dropFirst(prefix)) }
-        return unread.sorted().compactMap { name in
-            let flag = "--" + String(name.dropFirst("APNSCTL_".count).lowercased().map { $0 == "_" ? "-" : $0 })
-            if flags.contains(flag) {
-                return
-                    "\(name) is not read: \(flag) has no variable (variables set settings only; apnsctl config show lists them); give \(flag) on the command line"
-            }
-            // The names other tools use for a setting (APNSCTL_ENVIRONMENT, APNSCTL_BUNDLE_ID), as the file's keys; not
-            // the generic ones (APNSCTL_HOST, APNSCTL_SERVER may be another tool's).
-            let folded = folded(name)
-            let variable: (String) -> String = { "APNSCTL_" + $0.uppercased().replacing("-", with: "_") }
-            // A password's variable: the passphrase itself is one (APNSCTL_PASSPHRASE), where the settings file takes
-            // only its file; a name with _FILE is said below.
-            if !name.hasSuffix("_FILE"), !name.hasSuffix("_PATH"),
-                ["password", "passwd"].contains(where: { folded.hasSuffix($0) }) || ["pass", "pw"].contains(folded)
-            {
-                let meant = folded.hasPrefix("out") ? "APNSCTL_OUT_PASSPHRASE" : "APNSCTL_PASSPHRASE"
-                return "\(name) is not a variable apnsctl reads; did you mean \(meant)?"
-            }
-            if !genericNames.contains(folded), let alias = ProfileKeyAdvice.aliases[folded] {
-                return "\(name) is not a variable apnsctl reads; did you mean \(variable(alias))?"
-            }
-            // The environment named as a switch (APNSCTL_SANDBOX=1, APNSCTL_SANDBOX=false): the value it means.
-            if ["sandbox", "production", "development"].contains(folded),
-                let meant = ProfileKeyAdvice.alternative(
-                    for: folded,
-                    value: ["0", "false", "no", "off"].contains(variables[name]?.lowercased() ?? "")
-                        ? .boolean(false) : nil),
-                let value = meant.value
-            {
-                return "\(name) is not a variable apnsctl reads; did you mean \(variable(meant.key))=\(value)?"
-            }
-            // A dry run has no variable, and send refuses to run beside one that asks for it.
-            if folded.hasPrefix("dry") {
-                return
-                    "\(name) is not read: --dry-run has no variable (send refuses to run beside this one unless it is 0, false, no or off); give --dry-run on the command line"
-            }
-            // A path setting's name with _FILE or _PATH after it (APNSCTL_CONFIG_FILE, APNSCTL_CERT_PATH): the name
-            // itself; a value's name with it (APNSCTL_TEAM_ID_FILE, Docker's "read it from this file") is no slip of
-            // this kind. The passphrase's file has a variable of its own.
-            for suffix in ["_FILE", "_PATH"] where name.hasSuffix(suffix) {
-                let stem = String(name.dropLast(suffix.count))
-                if stem == "APNSCTL_PASSPHRASE" {
-                    return "\(name) is not a variable apnsctl reads; did you mean APNSCTL_PASSPHRASE_FILE?"
+        return otherCase
+            + unread.sorted().compactMap { name in
+                let flag = "--" + String(name.dropFirst("APNSCTL_".count).lowercased().map { $0 == "_" ? "-" : $0 })
+                if flags.contains(flag) {
+                    return
+                        "\(name) is not read: \(flag) has no variable (variables set settings only; apnsctl config show lists them); give \(flag) on the command line"
                 }
-                if pathVariables.contains(stem) {
-                    return "\(name) is not a variable apnsctl reads; did you mean \(stem)?"
+                // The names other tools use for a setting (APNSCTL_ENVIRONMENT, APNSCTL_BUNDLE_ID), as the file's keys; not
+                // the generic ones (APNSCTL_HOST, APNSCTL_SERVER may be another tool's).
+                let folded = folded(name)
+                let variable: (String) -> String = { "APNSCTL_" + $0.uppercased().replacing("-", with: "_") }
+                // A password's variable: the passphrase itself is one (APNSCTL_PASSPHRASE), where the settings file takes
+                // only its file; a name with _FILE is said below.
+                if !name.hasSuffix("_FILE"), !name.hasSuffix("_PATH"),
+                    ["password", "passwd"].contains(where: { folded.hasSuffix($0) }) || ["pass", "pw"].contains(folded)
+                {
+                    let meant = folded.hasPrefix("out") ? "APNSCTL_OUT_PASSPHRASE" : "APNSCTL_PASSPHRASE"
+                    return "\(name) is not a variable apnsctl reads; did you mean \(meant)?"
                 }
-                // Docker's convention (APNSCTL_TEAM_ID_FILE: read the value from this file), which apnsctl does not
-                // follow: the variable holds the value.
-                if valueVariables.contains(stem) {
-                    return "\(name) is not a variable apnsctl reads: \(stem) holds the value itself, not a file's "
-                        + "(\(stem)=\"$(cat FILE)\")"
+                if !genericNames.contains(folded), let alias = ProfileKeyAdvice.aliases[folded] {
+                    return "\(name) is not a variable apnsctl reads; did you mean \(variable(alias))?"
                 }
-                // Another tool's name for a path setting (APNSCTL_CA_CERT_FILE, APNSCTL_CERTIFICATE_PATH).
-                if let alias = ProfileKeyAdvice.aliases[Self.folded(stem)],
-                    pathVariables.contains(variable(alias))
+                // The environment named as a switch (APNSCTL_SANDBOX=1, APNSCTL_SANDBOX=false): the value it means.
+                if ["sandbox", "production", "development"].contains(folded),
+                    let meant = ProfileKeyAdvice.alternative(
+                        for: folded,
+                        value: ["0", "false", "no", "off"].contains(variables[name]?.lowercased() ?? "")
+                            ? .boolean(false) : nil),
+                    let value = meant.value
+                {
+                    return "\(name) is not a variable apnsctl reads; did you mean \(variable(meant.key))=\(value)?"
+                }
+                // A dry run has no variable, and send refuses to run beside one that asks for it.
+                if folded.hasPrefix("dry") {
+                    return
+                        "\(name) is not read: --dry-run has no variable (send refuses to run beside this one unless it is 0, false, no or off); give --dry-run on the command line"
+                }
+                // A path setting's name with _FILE or _PATH after it (APNSCTL_CONFIG_FILE, APNSCTL_CERT_PATH): the name
+                // itself; a value's name with it (APNSCTL_TEAM_ID_FILE, Docker's "read it from this file") is no slip of
+                // this kind. The passphrase's file has a variable of its own.
+                for suffix in ["_FILE", "_PATH"] where name.hasSuffix(suffix) {
+                    let stem = String(name.dropLast(suffix.count))
+                    if stem == "APNSCTL_PASSPHRASE" {
+                        return "\(name) is not a variable apnsctl reads; did you mean APNSCTL_PASSPHRASE_FILE?"
+                    }
+                    if pathVariables.contains(stem) {
+                        return "\(name) is not a variable apnsctl reads; did you mean \(stem)?"
+                    }
+                    // Docker's convention (APNSCTL_TEAM_ID_FILE: read the value from this file), which apnsctl does not
+                    // follow: the variable holds the value.
+                    if valueVariables.contains(stem) {
+                        return "\(name) is not a variable apnsctl reads: \(stem) holds the value itself, not a file's "
+                            + "(\(stem)=\"$(cat FILE)\")"
+                    }
+                    // Another tool's name for a path setting (APNSCTL_CA_CERT_FILE, APNSCTL_CERTIFICATE_PATH).
+                    if let alias = ProfileKeyAdvice.aliases[Self.folded(stem)],
+                        pathVariables.contains(variable(alias))
+                    {
+                        return "\(name) is not a variable apnsctl reads; did you mean \(variable(alias))?"
+                    }
+                }
+                if let near = Suggestion.closest(to: String(name.dropFirst(prefix)), among: names) {
+                    return "\(name) is not a variable apnsctl reads; did you mean APNSCTL_\(near)?"
+                }
+                // Misspelt another tool's name for a setting (APNSCTL_ENVIROMENT), by one letter: the setting that name
+                // means (two would take APNSCTL_TOKEN_KEY_ID for a key).
+                let aliases = ProfileKeyAdvice.aliases.keys.filter { !genericNames.contains($0) }.sorted()
+                if folded.count >= 6,
+                    let near = aliases.first(where: {
+                        Suggestion.distance(Array(folded.utf8), Array($0.utf8), atMost: 1) != nil
+                    }),
+                    let alias = ProfileKeyAdvice.aliases[near]
                 {
                     return "\(name) is not a variable apnsctl reads; did you mean \(variable(alias))?"
                 }
+                return nil
             }
-            if let near = Suggestion.closest(to: String(name.dropFirst(prefix)), among: names) {
-                return "\(name) is not a variable apnsctl reads; did you mean APNSCTL_\(near)?"
-            }
-            // Misspelt another tool's name for a setting (APNSCTL_ENVIROMENT), by one letter: the setting that name
-            // means (two would take APNSCTL_TOKEN_KEY_ID for a key).
-            let aliases = ProfileKeyAdvice.aliases.keys.filter { !genericNames.contains($0) }.sorted()
-            if folded.count >= 6,
-                let near = aliases.first(where: {
-                    Suggestion.distance(Array(folded.utf8), Array($0.utf8), atMost: 1) != nil
-                }),
-                let alias = ProfileKeyAdvice.aliases[near]
-            {
-                return "\(name) is not a variable apnsctl reads; did you mean \(variable(alias))?"
-            }
-            return nil
-        }
     }
 }

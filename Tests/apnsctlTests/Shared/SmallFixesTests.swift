@@ -798,6 +798,11 @@ import Testing
                 "APNSCTL_OUT_PASSWORD",
                 "APNSCTL_OUT_PASSWORD is not a variable apnsctl reads; did you mean APNSCTL_OUT_PASSPHRASE?"
             ),
+            // A variable apnsctl reads, in lower case, sets nothing: said (it was not).
+            (
+                "apnsctl_topic",
+                "apnsctl_topic is not read: variable names are upper case; did you mean APNSCTL_TOPIC?"
+            ),
             (
                 "APNSCTL_PASSWORD_FILE",
                 "APNSCTL_PASSWORD_FILE is not a variable apnsctl reads; did you mean APNSCTL_PASSPHRASE_FILE?"
