@@ -65,6 +65,23 @@ import Testing
         #expect(!r.hasErrors)
     }
 
+    /// A repeated top-level aps: parsers disagree on which copy wins, so every copy's errors count (an invalid first
+    /// copy passed with only the duplicate warning). Valid copies add nothing; either order is an error.
+    @Test func everyCopyOfARepeatedAPSIsChecked() {
+        let first = check(#"{"aps":{"badge":"five"},"aps":{"alert":"Hi"}}"#)
+        #expect(first.hasWarning("aps", "duplicate key \"aps\""), "\(first.listing)")
+        #expect(
+            first.hasError("aps.badge", "badge must be a non-negative integer")
+                && first.hasError("aps.badge", "(in an earlier copy of the repeated aps)"), "\(first.listing)")
+        #expect(
+            (first.problems.first { $0.severity == .error }?.column ?? 99) < 24, "at the first copy: \(first.listing)")
+        let last = check(#"{"aps":{"alert":"Hi"},"aps":{"badge":"five"}}"#)
+        #expect(last.hasError("aps.badge", "badge must be a non-negative integer"), "\(last.listing)")
+        #expect(!last.problems.contains { $0.message.contains("earlier copy") }, "\(last.listing)")
+        let valid = check(#"{"aps":{"alert":"Hi"},"aps":{"alert":"Ho"}}"#)
+        #expect(!valid.hasErrors, "\(valid.listing)")
+    }
+
     @Test func controlCharactersInKeysCannotForgeOutput() {
         let r = check("{\"aps\":{\"alert\":\"x\",\"a\\n\\u001b[31mb\\u0085\":1}}")
         // The path as written: each printer escapes it (text `\u{1B}`, JSON `\u001b`; see PrintedTextTests).

@@ -69,6 +69,8 @@ public enum PayloadValidator {
         if let root {
             if let members = root.members {
                 checker.checkDocument(root, members: members, isAPNSFile: payload.isAPNSFile)
+                checkEarlierAPSCopies(
+                    root, members: members, duplicates: duplicates, isAPNSFile: payload.isAPNSFile, into: &checker)
             } else {
                 checker.error(
                     rootPath, at: root.start,
@@ -81,6 +83,33 @@ public enum PayloadValidator {
             problems: checker.found.problems(in: source, strict: options.strict),
             size: payload.bodyCount, limit: limit, pushType: pushType)
     }
+
+    /// A top-level `aps` given twice: the checking parse keeps the last copy, which most parsers use, but some use
+    /// the first, so each earlier copy's errors are reported too (an invalid first copy passed with a warning).
+    /// Read again whole for this (rare) case only, for payloads no bigger than `earlierCopiesReadLimit`.
+    static func checkEarlierAPSCopies(
+        _ root: JSONValue, members: [JSONMember], duplicates: JSONDuplicateKeys, isAPNSFile: Bool,
+        into checker: inout PayloadChecker
+    ) {
+        guard duplicates.listed.contains(where: { $0.path == "aps" }),
+            checker.source.count <= earlierCopiesReadLimit,
+            let whole = try? JSONReader.parse(checker.source), let all = whole.members
+        else { return }
+        for copy in all.filter({ $0.key == "aps" }).dropLast() {
+            var other = PayloadChecker(pushType: checker.pushType, source: checker.source, names: checker.names)
+            other.now = checker.now
+            other.sending = checker.sending
+            other.topic = checker.topic
+            other.checkDocument(
+                root, members: members.map { $0.key == "aps" ? copy : $0 }, isAPNSFile: isAPNSFile)
+            for found in other.found.errors(under: "aps") {
+                checker.error(found.path, at: found.offset, found.message + " (in an earlier copy of the repeated aps)")
+            }
+        }
+    }
+
+    /// The most a payload may be for its earlier `aps` copies to be read: far past every push type's limit.
+    static let earlierCopiesReadLimit = 1 << 20
 
     /// The push type `send` would use (CLI.md's order): the topic's known suffix; no `aps` and a top-level
     /// `mdm` → `mdm`; `aps.event` → `liveactivity`; `aps` holding only `content-available: 1` →

@@ -27,6 +27,12 @@ struct ProblemCollector {
                 flag: flag))
     }
 
+    /// The errors recorded under `path` (it or its members), in the order found.
+    func errors(under path: String) -> [(path: String, offset: Int, message: String)] {
+        findings.filter { $0.severity == .error && ($0.path == path || $0.path.hasPrefix(path + ".")) }
+            .map { ($0.path, $0.offset, $0.message) }
+    }
+
     /// Whether any error was recorded so far.
     var hasErrors: Bool { findings.contains { $0.severity == .error } }
 
