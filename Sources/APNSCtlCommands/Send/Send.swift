@@ -263,6 +263,12 @@ extension APNSCtl {
             if dryRun {
                 try Self.checkConnectionSetup(settings, for: plan.delivery, in: world)
                 SendDryRun.text(plan, settings: settings).print(to: world.standardOutput, as: format)
+                // Skipped lines exit 1 (CLI.md), in a dry run too: a CI check of a list must see them. A stream's are
+                // said here (a run says them after its results; a dry run read up to the first token).
+                if let file = plan.devices.file, file.skippedCount > 0 {
+                    if file.isStreamed, let skipped = file.skippedLines { Self.reportSkipped(skipped, in: world) }
+                    throw CLIError.rejected
+                }
                 return
             }
             try Self.refuseClosedOutput(in: world)

@@ -44,6 +44,10 @@ import Testing
             #expect(json.status == 1, "\(json.stderr)")
             #expect(json.lines.count == 6, "JSON Lines only, no summary: \(json.stdout)")
             #expect(json.lines.allSatisfy { $0.hasPrefix("{\"device\":") && $0.contains("\"status\":200") })
+            // A dry run reports the skipped lines and exits 1 as the run would (it exited 0).
+            let dry = try InProcess.apnsctl(args + ["--dry-run"], stdin: stdin)
+            #expect(dry.status == 1, "\(dry.stderr)")
+            #expect(dry.stderr.contains("error: --devices \(path):1: "), "\(dry.stderr)")
         }
     }
 
