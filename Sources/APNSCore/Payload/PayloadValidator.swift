@@ -96,10 +96,9 @@ public enum PayloadValidator {
             let whole = try? JSONReader.parse(checker.source), let all = whole.members
         else { return }
         for copy in all.filter({ $0.key == "aps" }).dropLast() {
-            var other = PayloadChecker(pushType: checker.pushType, source: checker.source, names: checker.names)
-            other.now = checker.now
-            other.sending = checker.sending
-            other.topic = checker.topic
+            // The same checker (push type, clock, topic), with nothing found yet.
+            var other = checker
+            other.found = ProblemCollector()
             other.checkDocument(
                 root, members: members.map { $0.key == "aps" ? copy : $0 }, isAPNSFile: isAPNSFile)
             for found in other.found.errors(under: "aps") {
