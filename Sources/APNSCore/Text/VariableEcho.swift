@@ -50,8 +50,8 @@ public enum VariableEcho {
             && header.indices.dropLast(4).contains { Array(header[$0..<$0 + 5]) == Array("\"alg\"".utf8) }
     }
 
-    /// The bytes of base64url text (no padding); undecodable characters end it.
-    private static func base64URLDecoded(_ text: Substring) -> [UInt8] {
+    /// The bytes of base64 or base64url text (no padding needed); undecodable characters end it.
+    static func base64URLDecoded(_ text: Substring) -> [UInt8] {
         var out: [UInt8] = []
         var buffer: UInt32 = 0
         var bits = 0
@@ -61,8 +61,8 @@ public enum VariableEcho {
             case 0x41...0x5A: v = UInt32(b - 0x41)
             case 0x61...0x7A: v = UInt32(b - 0x61 + 26)
             case 0x30...0x39: v = UInt32(b - 0x30 + 52)
-            case 0x2D: v = 62
-            case 0x5F: v = 63
+            case 0x2D, 0x2B: v = 62
+            case 0x5F, 0x2F: v = 63
             default: return out
             }
             buffer = (buffer << 6) | v

@@ -64,7 +64,8 @@ public enum SettingParser {
                     || b == 0x2B || b == 0x2F || b == 0x3D || b == 0x0A || b == 0x0D
             }
             guard base64, text.count > VariableEcho.limit else { return }
-            let file = setting.name == "auth-key" ? "AuthKey.p8" : "push.p12"
+            let kind = Base64DERKind(base64: String(text.prefix(while: { !$0.isNewline })))
+            let file = kind == .certificate ? "push.cer" : setting.name == "auth-key" ? "AuthKey.p8" : "push.p12"
             throw bad(
                 "\(text.count) characters of base64 (a file encoded for a CI secret, say), not a path or PEM text; "
                     + "decode it to a file of your own and give its path, e.g. umask 077; "
@@ -211,6 +212,9 @@ public enum SettingParser {
             if case .variable = origin, let core = VariableEcho.secretCore(of: s), VariableEcho.isKeyBody(core),
                 !FileSystem.exists(path(s))
             {
+                // `base64 -w0 push.p12` starts `MII` too: a whole file, to be decoded, not a key missing its lines.
+                let kind = Base64DERKind(base64: core)
+                if kind == .pkcs12 || kind == .certificate { try base64File(core) }
                 throw bad(
                     "holds \(VariableEcho.description(of: s)), not shown, and no file has that name: put the key's "
                         + "-----BEGIN PRIVATE KEY----- and -----END PRIVATE KEY----- lines around it in \(setting.variable), "

@@ -1,4 +1,5 @@
 import APNSClient
+import APNSCrypto
 import APNSPlatform
 import APNSTestSupport
 import Foundation
@@ -868,6 +869,19 @@ import Testing
                 "and no file has that name: put the key's -----BEGIN PRIVATE KEY----- and -----END PRIVATE KEY----- lines around it in APNSCTL_AUTH_KEY, or give the path of its file"
             ), "\(key.stderr)")
         #expect(!key.stderr.contains(body.prefix(20)))
+        // A real .p12 or .cer in base64 on one line starts `MII` as a key's body does: still a file to decode.
+        let p12 = try CredentialFixtures.universal.pkcs12(password: SecretBytes(Array("pw".utf8)))
+        let cer = CredentialFixtures.universal.certificate.der
+        for (bytes, file) in [(p12, "push.p12"), (cer, "push.cer")] {
+            let oneLine = Data(bytes).base64EncodedString()
+            let r = try InProcess.apnsctl(device, environment: ["APNSCTL_CERT": oneLine])
+            #expect(r.status == 64, "\(r.stderr)")
+            #expect(
+                r.errorLines.first?.hasSuffix(
+                    "characters of base64 (a file encoded for a CI secret, say), not a path or PEM text; decode it to a file of your own and give its path, e.g. umask 077; printf %s \"$APNSCTL_CERT\" | base64 -d > \(file), then APNSCTL_CERT=\(file)"
+                ) == true, "\(r.stderr)")
+            #expect(!r.stderr.contains(oneLine.prefix(20)))
+        }
         let long = "/tmp/" + String(repeating: "deep.folder/", count: 20) + "push.p12"
         let path = try InProcess.apnsctl(device, environment: ["APNSCTL_CERT": long])
         #expect(path.status == 64)
