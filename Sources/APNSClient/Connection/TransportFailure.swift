@@ -106,7 +106,8 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
         case .tls(let e):
             switch e {
             case .io, .handshake: return true
-            case .configuration, .caFileUnusable, .trustFileUnusable, .verification, .noHTTP2: return false
+            case .configuration, .caFileUnusable, .trustFileUnusable, .verification, .noHTTP2, .weakCertificate:
+                return false
             }
         case .timeout, .gaveUp, .streamReset, .interrupted, .unknownOutcome, .recorded: return false
         }

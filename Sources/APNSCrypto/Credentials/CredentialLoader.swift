@@ -91,6 +91,8 @@ public enum CredentialLoader {
         let certs = parsed.certificates
         if certs.isEmpty {
             guard let key = parsed.key else { throw .notACredential(path: path, detail: "no certificate or key found") }
+            // No .p8 comes as PKCS#12: a key alone in one is a certificate's key exported without it.
+            if parsed.isPKCS12 { throw .keyOnlyPKCS12(path: path) }
             guard KeyDescription.isP256(key.pointer) else {
                 // A `.p8` is meant as a signing key: say what is wrong with it, not that a certificate is missing.
                 if path.lowercased().hasSuffix(".p8") { throw .notSigningKey(path: path, found: key.typeDescription) }
@@ -244,6 +246,14 @@ public enum CredentialLoader {
         if let cert = try? X509Certificate(der: bytes) { return Parsed(certificates: [cert], isDER: true) }
         if let key = try? PrivateKey(der: bytes) { return Parsed(key: key, isDER: true) }
         OpenSSLError.clearQueue()
+        // An encrypted PKCS#8 key in DER: read as its PEM form is, with the passphrase and the same bounds.
+        if let pem = PrivateKey.encryptedPKCS8PEM(der: bytes) {
+            let key = try readKey(
+                PEMBlock(label: "ENCRYPTED PRIVATE KEY", text: pem), path: path, passphrase: passphrase)
+            var parsed = Parsed(key: key, isDER: true)
+            parsed.neededPassphrase = true
+            return parsed
+        }
         throw .corrupt(path: path, detail: "DER data that is not a certificate, key or PKCS#12 structure")
     }
 

@@ -25,6 +25,8 @@ public enum CredentialProblem: Error, Equatable, Sendable {
     /// before any derivation and before asking for a passphrase.
     case excessiveKeyDerivation(path: String, ExcessiveKeyDerivation, inPKCS12: Bool)
     case noCertificate(path: String)
+    /// A `.p12` holding a private key alone (a Keychain export of the key, not of the certificate).
+    case keyOnlyPKCS12(path: String)
     /// A `.p8` provider-token signing key given where a certificate or its key belongs (`--cert`, `--key`,
     /// `convert`): it is used as it is, with `--auth-key`.
     case tokenSigningKeyNotCertificate(path: String)
@@ -38,6 +40,8 @@ public enum CredentialProblem: Error, Equatable, Sendable {
     case keyDoesNotMatchCertificate(certificatePath: String, keyPath: String)
     case expired(path: String, notAfter: Int64, daysAgo: Int)
     case notYetValid(path: String, notBefore: Int64, daysAhead: Int)
+    /// The certificate, or one of its chain, is refused for TLS by this machine's OpenSSL security level.
+    case tooWeak(path: String, CertificateWeakness)
     /// A `.p8` that is not an EC P-256 key; `found` names what it is.
     case notSigningKey(path: String, found: String)
 
@@ -62,8 +66,9 @@ public enum CredentialProblem: Error, Equatable, Sendable {
             .corrupt(let p, _),
             .passphraseRequired(let p), .wrongPassphrase(let p), .passphraseEntryEnded(let p),
             .unsupportedAlgorithm(let p, _), .excessiveKeyDerivation(let p, _, _), .noCertificate(let p),
+            .keyOnlyPKCS12(let p),
             .tokenSigningKeyNotCertificate(let p), .noPrivateKey(let p), .notAClientCertificate(let p, _),
-            .keyFileHoldsCertificate(let p, _, _), .expired(let p, _, _), .notYetValid(let p, _, _),
+            .keyFileHoldsCertificate(let p, _, _), .expired(let p, _, _), .notYetValid(let p, _, _), .tooWeak(let p, _),
             .notSigningKey(let p, _), .encryptedSigningKey(let p), .environmentNotAllowed(let p, _, _):
             return p
         case .keyDoesNotMatchCertificate(_, let k): return k

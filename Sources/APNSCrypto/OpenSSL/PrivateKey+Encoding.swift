@@ -20,3 +20,25 @@ extension PrivateKey {
         return bio.contents
     }
 }
+
+extension PrivateKey {
+    /// An encrypted PKCS#8 key in DER (`openssl pkcs8 -topk8 -outform DER`) as the PEM block the passphrase reader
+    /// takes, re-encoded by OpenSSL; nil for any other bytes. Its envelope is written as it was: nothing is
+    /// decrypted here.
+    static func encryptedPKCS8PEM(der: [UInt8]) -> [UInt8]? {
+        let envelope: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            return d2i_X509_SIG(nil, &cursor, buffer.count)
+        }
+        guard let envelope else {
+            OpenSSLError.clearQueue()
+            return nil
+        }
+        defer { X509_SIG_free(envelope) }
+        guard let bio = try? MemoryBIO(), PEM_write_bio_PKCS8(bio.pointer, envelope) == 1 else {
+            OpenSSLError.clearQueue()
+            return nil
+        }
+        return bio.contents
+    }
+}

@@ -19,6 +19,9 @@ public enum TLSFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case noHTTP2(selected: String?)
     /// Reading or writing after the handshake failed.
     case io(String)
+    /// Our certificate, or one of its chain, is refused by this machine's OpenSSL security level: a credential
+    /// problem (the CLI's 77), not the network's.
+    case weakCertificate(CertificateWeakness)
 
     public var description: String {
         switch self {
@@ -36,6 +39,7 @@ public enum TLSFailure: Error, Sendable, Equatable, CustomStringConvertible {
             }
             return "the server did not agree to HTTP/2 (ALPN h2); is this an HTTP/1.1-only server?"
         case .io(let m): return m
+        case .weakCertificate(let w): return w.description
         }
     }
 
@@ -172,22 +176,54 @@ public final class TLSContext: @unchecked Sendable {
     }
 
     private func use(certificate: X509Certificate, key: PrivateKey, chain: [X509Certificate]) throws(TLSFailure) {
-        guard SSL_CTX_use_certificate(pointer, certificate.pointer) == 1 else {
-            throw .configuration(OpenSSLError("using the certificate").description)
-        }
+        try Self.install(certificate, in: pointer)
         // SSL_CTX_use_PrivateKey refuses a key that does not fit the certificate set just before (it runs
         // X509_check_private_key itself), so no second check: one send pays for the comparison once here.
         guard SSL_CTX_use_PrivateKey(pointer, key.pointer) == 1 else {
             OpenSSLError.clearQueue()
             throw .configuration("the private key does not match the certificate")
         }
-        for extra in chain {
-            // Takes ownership of one reference on success only; on failure the reference is still ours.
-            let retained = extra.retainedPointer()
-            if COpenSSL_SSL_CTX_add_extra_chain_cert(pointer, retained) != 1 {
-                X509_free(retained)
-                throw .configuration(OpenSSLError("adding a chain certificate").description)
+        try Self.install(chain: chain, in: pointer)
+    }
+
+    /// What about `certificate` or its `chain` this machine's OpenSSL security level refuses for TLS (a small key,
+    /// a SHA-1 signature); nil when nothing. The same calls as a send makes, on a context of its own: `inspect`
+    /// and `doctor` say before a send fails.
+    public static func weakness(of certificate: X509Certificate, chain: [X509Certificate]) -> CertificateWeakness? {
+        guard let ctx = SSL_CTX_new(TLS_client_method()) else {
+            OpenSSLError.clearQueue()
+            return nil
+        }
+        defer { SSL_CTX_free(ctx) }
+        do throws(TLSFailure) {
+            try install(certificate, in: ctx)
+            try install(chain: chain, in: ctx)
+        } catch {
+            if case .weakCertificate(let weakness) = error { return weakness }
+        }
+        return nil
+    }
+
+    /// Sets the leaf: OpenSSL checks its key and signature against the security level here.
+    private static func install(_ certificate: X509Certificate, in ctx: OpaquePointer) throws(TLSFailure) {
+        guard SSL_CTX_use_certificate(ctx, certificate.pointer) == 1 else {
+            let error = OpenSSLError("using the certificate")
+            if let weakness = CertificateWeakness(error, certificate: certificate, isLeaf: true, in: ctx) {
+                throw .weakCertificate(weakness)
             }
+            throw .configuration(error.description)
+        }
+    }
+
+    /// Adds the chain to the leaf set before, each checked against the security level as the leaf is: a weak
+    /// intermediate is said here, where as an extra chain certificate it failed the handshake with OpenSSL's words.
+    private static func install(chain: [X509Certificate], in ctx: OpaquePointer) throws(TLSFailure) {
+        for extra in chain where COpenSSL_SSL_CTX_add1_chain_cert(ctx, extra.pointer) != 1 {
+            let error = OpenSSLError("adding a chain certificate")
+            if let weakness = CertificateWeakness(error, certificate: extra, isLeaf: false, in: ctx) {
+                throw .weakCertificate(weakness)
+            }
+            throw .configuration(error.description)
         }
     }
 }

@@ -55,7 +55,7 @@ struct ChannelPlan {
         do {
             sender = try PushSender(configuration: configuration, requests: RequestListSource(requests.map(\.job)))
         } catch {
-            throw CLIError(senderSetup: error)
+            throw CLIError(senderSetup: error, certificate: configuration.identity?.certificatePath)
         }
         // Results arrive in answer order; each request's target (its channel, "" for create and list) is
         // distinct within one call.

@@ -392,10 +392,12 @@ enum ConvertPassword {
                 "no password for \(output)\(unused ?? ""); pass --out-passphrase-file FILE or set APNSCTL_OUT_PASSPHRASE"
             )
         }
-        guard let first = world.terminal.readSecret("Password for \(output): "),
-            let second = world.terminal.readSecret("Repeat the password: ")
-        else {
+        guard let first = world.terminal.readSecret("Password for \(output): ") else {
             throw .usage("no password entered for \(output)")
+        }
+        // Ctrl-D at the second prompt: a password was typed, so "none entered" would be wrong.
+        guard let second = world.terminal.readSecret("Repeat the password: ") else {
+            throw .usage("the password for \(output) was not repeated (the input ended); run again and type it twice")
         }
         guard first.equals(second) else { throw .usage("the two passwords for \(output) differ; run again") }
         if first.isEmpty {

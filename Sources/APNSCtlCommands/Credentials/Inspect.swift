@@ -136,6 +136,10 @@ extension APNSCtl {
             }
             try withCredentialErrors { () throws(CredentialProblem) in
                 try info.checkValidity(path: file, now: now)
+                // What a send would meet setting the certificate up: said here, where doctor's advice points.
+                if let weakness = TLSContext.weakness(of: leaf, chain: contents.certificateChain) {
+                    throw .tooWeak(path: file, weakness)
+                }
             }
         }
     }

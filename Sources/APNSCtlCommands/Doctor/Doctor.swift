@@ -129,6 +129,8 @@ extension APNSCtl {
                 if case .credential(let message) = error {
                     DoctorOutput.print(
                         [.fail("credentials", nil, .credential, message)], format: format, to: world.standardOutput)
+                    // The last line names the failed check, as every check's failure does (doctor.md).
+                    throw CLIError.credential("doctor: credentials failed: \(message)")
                 }
                 // So is a credential file that is missing or unreadable (66), the most common slip of all: a CI job
                 // parsing -o json gets its line. A missing --ca-file or --app file is no credential.
@@ -143,6 +145,7 @@ extension APNSCtl {
                 {
                     DoctorOutput.print(
                         [.fail("credentials", nil, .inputMissing, message)], format: format, to: world.standardOutput)
+                    throw CLIError.inputMissing("doctor: credentials failed: \(message)")
                 }
                 throw error
             }
@@ -151,7 +154,9 @@ extension APNSCtl {
             var context: Result<TLSContext, TransportFailure>? = nil
             if !plan.stopBeforeNetwork {
                 context = Result { () throws(TransportFailure) in try plan.configuration.makeContext() }
-                if case .failure(let error) = context, case let failure = CLIError(senderSetup: error),
+                if case .failure(let error) = context,
+                    case let failure = CLIError(
+                        senderSetup: error, certificate: plan.configuration.identity?.certificatePath),
                     case .inputMissing = failure
                 {
                     DoctorOutput.print(plan.localChecks, format: format, to: world.standardOutput)

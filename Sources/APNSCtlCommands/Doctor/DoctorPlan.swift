@@ -130,7 +130,7 @@ extension APNSCtl.Doctor {
             identity = loaded
             (credentials, stop) = Self.certificateCheck(
                 loaded.info, file: CredentialMessages.shownName(cert.displayName, flag: settings.label(.cert)),
-                now: now,
+                now: now, weakness: TLSContext.weakness(of: loaded.certificate, chain: loaded.chain),
                 failWithin: failWithin,
                 failWithinLabel: settings.label(.failWithin))
         } else if let key = settings[.authKey]?.value {
@@ -208,7 +208,7 @@ extension APNSCtl.Doctor {
     /// any network); expiry within `--fail-within` fails; within 30 days warns.
     /// `failWithinLabel`: where the limit came from (`--fail-within`, `APNSCTL_FAIL_WITHIN`, a profile's line).
     static func certificateCheck(
-        _ info: CertificateInfo, file: String, now: Int64,
+        _ info: CertificateInfo, file: String, now: Int64, weakness: CertificateWeakness? = nil,
         failWithin: Int64?, failWithinLabel: String = "--fail-within"
     ) -> (check: DoctorCheck, stopBeforeNetwork: Bool) {
         let days = info.daysRemaining(now: now)
@@ -242,6 +242,17 @@ extension APNSCtl.Doctor {
             check.problem = .credential
             check.detail = "\(describe): NOT YET VALID, valid from \(notBefore) to \(notAfter)"
             check.hint = "check this machine's clock (date -u), or wait until \(notBefore)"
+            return (check, true)
+        }
+        if let weakness {
+            // The TLS set-up would refuse it: every network check would fail with OpenSSL's words.
+            check.status = .fail
+            check.problem = .credential
+            check.detail = "\(describe): \(weakness)"
+            check.hint =
+                weakness.isLeaf
+                ? "create a new push certificate in the Apple Developer portal (RSA 2048, SHA-256, as Apple issues them)"
+                : "leave that chain certificate out of the file (APNs needs only the push certificate and its key)"
             return (check, true)
         }
         let left = info.notAfter - now

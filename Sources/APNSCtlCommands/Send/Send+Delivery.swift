@@ -28,8 +28,9 @@ extension APNSCtl.Send {
     static func checkConnectionSetup(_ settings: ResolvedSettings, for target: DeliveryTarget, in world: CommandWorld)
         throws(CLIError)
     {
-        do { _ = try senderConfiguration(settings, for: target, in: world).makeContext() } catch {
-            throw CLIError(senderSetup: error)
+        let configuration = senderConfiguration(settings, for: target, in: world)
+        do { _ = try configuration.makeContext() } catch {
+            throw CLIError(senderSetup: error, certificate: configuration.identity?.certificatePath)
         }
     }
 
@@ -93,7 +94,7 @@ extension APNSCtl.Send {
                 leftUnsent = { sender.leftUnsent }
             }
         } catch {
-            throw CLIError(senderSetup: error)
+            throw CLIError(senderSetup: error, certificate: configuration.identity?.certificatePath)
         }
         // Lost output (a reader that exited, a full disk) stops the run as the first SIGINT does, also when no
         // signal can be watched.

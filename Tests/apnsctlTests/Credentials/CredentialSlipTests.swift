@@ -663,4 +663,85 @@ extension CredentialSlipTests {
         #expect(!r.timedOut && r.status == 77, "\(r.stderr)")
         #expect(r.stderr.contains("wrong passphrase (the first line of \(fifo), from --passphrase-file); check it"))
     }
+
+    /// An encrypted PKCS#8 key in DER (`openssl pkcs8 -topk8 -outform DER`) opens with its passphrase, as its PEM
+    /// form does; it was "damaged or truncated" to send, inspect and convert.
+    @Test func anEncryptedDERKeyOpensWithItsPassphrase() throws {
+        let dir = try TemporaryDirectory(prefix: "der-key")
+        let identity = CredentialFixtures.universal
+        let cert = try dir.write("push.pem", identity.certificate.pem)
+        let plain = try dir.write("plain.pem", try identity.privateKey.pkcs8PEM(passphrase: nil), mode: 0o600)
+        let made = try CommandRunner.run(
+            "openssl",
+            [
+                "pkcs8", "-topk8", "-in", plain, "-outform", "DER", "-out", dir.file("key.der"), "-passout",
+                "pass:\(Self.password)",
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let key = dir.file("key.der")
+        let inspect = try InProcess.apnsctl(["inspect", cert, "--key", key, "--passphrase", Self.password])
+        #expect(inspect.status == 0, "\(inspect.stderr)")
+        let send = try InProcess.apnsctl(
+            [
+                "send", "--cert", cert, "--key", key, "--passphrase", Self.password, "--dry-run", "-d",
+                String(repeating: "3f2a", count: 16), "--alert", "hi",
+            ])
+        #expect(send.status == 0, "\(send.stderr)")
+        let convert = try InProcess.apnsctl(
+            ["convert", cert, "--key", key, "--passphrase", Self.password, "-o", dir.file("out.pem")])
+        #expect(convert.status == 0, "\(convert.stderr)")
+        #expect(try String(contentsOfFile: dir.file("out.pem"), encoding: .utf8).contains("PRIVATE KEY"))
+        let wrong = try InProcess.apnsctl(["inspect", cert, "--key", key, "--passphrase", "not-it"])
+        #expect(wrong.status == 77, "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("wrong passphrase"), "\(wrong.stderr)")
+        #expect(!wrong.stderr.contains("damaged"), "\(wrong.stderr)")
+    }
+
+    /// A `.p12` holding a key alone (the key exported from Keychain instead of the certificate) is said to be one,
+    /// with how to export the certificate: it was `kind: auth-key`, "a renamed .p8?", which `--auth-key` refused.
+    @Test func aKeyOnlyPKCS12IsSaidToHoldNoCertificate() throws {
+        let dir = try TemporaryDirectory(prefix: "key-only")
+        let key = try dir.write(
+            "key.pem", try CredentialFixtures.universal.privateKey.pkcs8PEM(passphrase: nil), mode: 0o600)
+        let made = try CommandRunner.run(
+            "openssl",
+            ["pkcs12", "-export", "-nocerts", "-inkey", key, "-out", dir.file("key.p12"), "-passout", "pass:"])
+        #expect(made.status == 0, "\(made.stderr)")
+        for arguments in [
+            ["inspect", dir.file("key.p12")], ["inspect", dir.file("key.p12"), "-o", "json"],
+            [
+                "send", "--cert", dir.file("key.p12"), "-d", String(repeating: "3f2a", count: 16), "--alert", "hi",
+                "--dry-run",
+            ],
+        ] {
+            let r = try InProcess.apnsctl(arguments)
+            #expect(r.status == 77, "\(arguments): \(r.stdout)\(r.stderr)")
+            #expect(
+                r.stderr.contains(
+                    "key.p12: a .p12 holding a private key but no certificate (the key exported alone); in Keychain Access, export the certificate under My Certificates, which takes its key with it"
+                ), "\(r.stderr)")
+            #expect(!r.stdout.contains("auth-key"), "\(r.stdout)")
+        }
+    }
+
+    /// Ctrl-D at convert's second password prompt: a password was typed, so it is said not to have been repeated
+    /// (it said "no password entered").
+    @Test func anEndOfInputAtTheRepeatPromptIsSaidAsSuch() throws {
+        let dir = try TemporaryDirectory(prefix: "repeat-eof")
+        let pem = try dir.pem("push.pem", CredentialFixtures.universal)
+        let answers = LockedValue(["typed-once"])
+        let world = TestWorld()
+        world.world.terminal = CommandTerminal(
+            isAvailable: { true }, readLine: { _ in nil },
+            readSecret: { _ in
+                answers.withLock { $0.isEmpty ? nil : SecretBytes(Array($0.removeFirst().utf8)) }
+            }, passphrasePrompt: NoTerminalPrompt())
+        #expect(world.run(["convert", pem, "-o", dir.file("out.p12")]) == 64)
+        #expect(
+            world.stderr.text.contains(
+                "the password for \(dir.file("out.p12")) was not repeated (the input ended); run again and type it twice"
+            ),
+            "\(world.stderr.text)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("out.p12")))
+    }
 }

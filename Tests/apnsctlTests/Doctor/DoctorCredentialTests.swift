@@ -36,6 +36,16 @@ import Testing
         let text = try doctor(["--cert", missing, "--endpoint", "https://127.0.0.1:9"])
         #expect(text.status == 66)
         #expect(text.lines.first?.hasPrefix("fail  credentials") == true, "\(text.stdout)")
+        // The last line names the failed check, as for any other check (it was the file's error again).
+        #expect(text.errorLines.last?.hasPrefix("error: doctor: credentials failed: ") == true, "\(text.stderr)")
+        // A wrong passphrase too (77).
+        let p12 = try credentials.directory.p12("push.p12", CredentialFixtures.universal, password: "right-one")
+        let wrong = try doctor(["--cert", p12, "--passphrase", "wrong-one", "--endpoint", "https://127.0.0.1:9"])
+        #expect(wrong.status == 77, "\(wrong.stderr)")
+        #expect(wrong.lines.first?.hasPrefix("fail  credentials") == true, "\(wrong.stdout)")
+        #expect(
+            wrong.errorLines.last?.hasPrefix("error: doctor: credentials failed: ") == true
+                && wrong.errorLines.last?.contains("wrong passphrase") == true, "\(wrong.stderr)")
         let ca = try doctor([
             "--cert", credentials.pushFile, "--ca-file", missing, "--endpoint", "https://127.0.0.1:9",
         ])

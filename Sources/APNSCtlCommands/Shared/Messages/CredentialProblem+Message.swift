@@ -81,6 +81,10 @@ extension CredentialProblem {
             // No name to tell an Apple .p8 by (`cat AuthKey_….p8 | … --cert -`): both ways on are given.
             return "\(p): holds a private key but no certificate; give the certificate, with this key as its --key, "
                 + "or if it is an APNs .p8 signing key, give it with --auth-key (token auth) instead"
+        case .keyOnlyPKCS12(let p):
+            return
+                "\(p): a .p12 holding a private key but no certificate (the key exported alone); in Keychain Access, "
+                + "export the certificate under My Certificates, which takes its key with it"
         case .noCertificate(let p):
             return
                 "\(p): holds a private key but no certificate; pass the certificate file, with this file as its --key"
@@ -106,6 +110,14 @@ extension CredentialProblem {
         case .expired(let p, let t, let days):
             return "\(p): the certificate expired on \(ISO8601.format(epochSeconds: t)) (\(DayCount.text(days)) ago); "
                 + "create a new push certificate in the Apple Developer portal"
+        case .tooWeak(let p, let weakness):
+            // Apple's push certificates (RSA 2048, SHA-256) pass every level a distribution sets by default.
+            return "\(p): \(weakness); "
+                + (weakness.isLeaf
+                    ? "APNs push certificates have an RSA 2048 key and a SHA-256 signature: create a new one in the "
+                        + "Apple Developer portal (a test certificate: make it with such a key and digest)"
+                    : "leave it out of the file (APNs needs only the push certificate and its key), or replace it "
+                        + "with the issuer's current one (Apple's intermediates: apple.com/certificateauthority)")
         case .notYetValid(let p, let t, let days):
             return
                 "\(p): the certificate is not valid before \(ISO8601.format(epochSeconds: t)) (in \(DayCount.text(days))); "

@@ -1,5 +1,6 @@
 import APNSClient
 import APNSCore
+import APNSCrypto
 import APNSMock
 import APNSPlatform
 import APNSSettings
@@ -119,10 +120,13 @@ enum TransportProblem: Sendable {
 }
 
 extension CLIError {
-    /// A sender that could not be set up: an unusable `--ca-file` or trust file is a missing input (66), anything
+    /// A sender that could not be set up: an unusable `--ca-file` or trust file is a missing input (66), a
+    /// certificate OpenSSL refuses as too weak a credential problem (77, named by `certificate`, its file), anything
     /// else a transport failure (69).
-    init(senderSetup failure: TransportFailure) {
-        if case .tls(.caFileUnusable) = failure {
+    init(senderSetup failure: TransportFailure, certificate: String?) {
+        if case .tls(.weakCertificate(let weakness)) = failure {
+            self = CLIError(CredentialProblem.tooWeak(path: certificate ?? "the certificate", weakness))
+        } else if case .tls(.caFileUnusable) = failure {
             self = .inputMissing("--ca-file \(failure.description)")
         } else if case .tls(.trustFileUnusable) = failure {
             self = .inputMissing(failure.description)
