@@ -36,6 +36,10 @@ public enum ProviderToken {
         public let keyID: String?
         public let issuer: String?
         public let issuedAt: Int64?
+        /// A `kid` or `iss` that is there but no string (`number 1234567890`): what it is, for a message that would
+        /// otherwise say it is missing.
+        public let keyIDOfWrongType: String?
+        public let issuerOfWrongType: String?
         /// `header.claims`, the signed bytes.
         public let signingInput: [UInt8]
         public let signature: [UInt8]
@@ -51,6 +55,8 @@ public enum ProviderToken {
             algorithm = header["alg"]?.string
             keyID = header["kid"]?.string
             issuer = claims["iss"]?.string
+            keyIDOfWrongType = header["kid"].flatMap { $0.string == nil ? $0.summary : nil }
+            issuerOfWrongType = claims["iss"].flatMap { $0.string == nil ? $0.summary : nil }
             issuedAt = claims["iat"]?.number.flatMap(Self.numericDate)
             signingInput = Array(pieces[0].utf8) + [UInt8(ascii: ".")] + Array(pieces[1].utf8)
             signature = s

@@ -124,21 +124,33 @@ struct ProviderTokenReport {
             )
             return
         }
-        func optional(_ name: String, _ value: String?) {
-            fields.append((name, value ?? "(missing)"))
+        /// `wrongType`: what the value is when it is there but no string (`number 1234567890`), said as that.
+        func optional(_ name: String, _ value: String?, wrongType: String? = nil) {
+            fields.append((name, value ?? wrongType.map { "(\($0), not a string)" } ?? "(missing)"))
             w.key(name)
             if let value { w.string(value) } else { w.null() }
         }
         optional("alg", parts.algorithm)
-        optional("kid", parts.keyID)
-        optional("iss", parts.issuer)
+        optional("kid", parts.keyID, wrongType: parts.keyIDOfWrongType)
+        optional("iss", parts.issuer, wrongType: parts.issuerOfWrongType)
         if parts.algorithm != "ES256" {
             refusals.append(
                 "alg is \(parts.algorithm.map { PrintableText.quoted($0) } ?? "missing"); APNs takes only ES256 (InvalidProviderToken)"
             )
         }
-        if parts.keyID == nil { refusals.append("the header has no kid (InvalidProviderToken)") }
-        if parts.issuer == nil { refusals.append("the claims have no iss, the team id (InvalidProviderToken)") }
+        if parts.keyID == nil {
+            refusals.append(
+                parts.keyIDOfWrongType.map {
+                    "kid is a \($0), not a string: write the key id in quotes (InvalidProviderToken)"
+                }
+                    ?? "the header has no kid (InvalidProviderToken)")
+        }
+        if parts.issuer == nil {
+            refusals.append(
+                parts.issuerOfWrongType.map {
+                    "iss is a \($0), not a string: write the team id in quotes (InvalidProviderToken)"
+                } ?? "the claims have no iss, the team id (InvalidProviderToken)")
+        }
         // What signing refuses, refused here too: ids that are no Apple ids, and the two swapped.
         if let kid = parts.keyID, !DeveloperID.isWellFormed(kid) {
             refusals.append(

@@ -498,6 +498,25 @@ import Testing
         #expect(!err.unicodeScalars.contains { PrintableText.needsEscaping($0) && $0 != "\n" }, "\(err)")
     }
 
+    /// A numeric kid or iss (a hand-made token with the ids unquoted) is said to be a number, not missing: it said
+    /// "the header has no kid" and showed `iss (missing)` for ids that are there.
+    @Test func aNumericKidOrIssIsSaidToBeANumber() throws {
+        func part(_ json: String) -> String {
+            Data(json.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
+        let token = [
+            part(#"{"alg":"ES256","kid":1234567890}"#), part(#"{"iss":4321,"iat":\#(Self.signedAt)}"#),
+            part(String(repeating: "s", count: 64)),
+        ].joined(separator: ".")
+        let (status, out, err) = Self.decode([token], at: Self.signedAt + 5)
+        #expect(status == 77, "\(err)")
+        #expect(err.contains("kid is a number 1234567890, not a string: write the key id in quotes"), "\(err)")
+        #expect(err.contains("iss is a number 4321, not a string: write the team id in quotes"), "\(err)")
+        #expect(!err.contains("has no kid") && !out.contains("(missing)"), "\(out)\(err)")
+        #expect(out.contains("(number 4321, not a string)"), "\(out)")
+    }
+
     /// A team id given beside the token (`--team-id`, `APNSCTL_TEAM_ID`, a profile's) is checked against its `iss`:
     /// it used to be taken and ignored, and a token for another team was "accepted".
     @Test func aTeamIDGivenIsCheckedAgainstTheTokensIssuer() throws {
