@@ -52,8 +52,15 @@ public final class InputFile {
 
     deinit { if ownsDescriptor { close(fd) } }
 
-    /// A reader from the current position; the file stays open as long as this value lives.
-    public func lines() -> LineReader { LineReader(fd: fd, ownsDescriptor: false) }
+    /// A reader from the current position, taking at most `limit` bytes; the file stays open as long as this value
+    /// lives.
+    public func lines(limit: Int? = nil) -> LineReader { LineReader(fd: fd, ownsDescriptor: false, limit: limit) }
+
+    /// The file's size now (`fstat` of the open descriptor: the file read, whatever its name points to since).
+    public func currentSize() -> Int? {
+        var st = stat()
+        return fstat(fd, &st) == 0 ? Int(st.st_size) : nil
+    }
 
     /// Goes back to the start of a regular file, for another pass.
     public func rewind() throws(FileSystem.Failure) {

@@ -19,13 +19,20 @@ public final class LineReader {
     private var skipping = false
     /// 1-based number of the line last returned.
     public private(set) var lineNumber = 0
+    /// Bytes taken from the descriptor so far.
+    public private(set) var bytesRead = 0
+    /// Bytes this reader may still take (nil: no limit): a file read again reads only what was checked.
+    private var remaining: Int?
+    /// The line last returned had no line end after it: the end of the file (or of the limit) came first.
+    public private(set) var lastLineUnterminated = false
 
     /// The buffer's size unless given: a longer line comes back cut to it.
     public static let defaultBufferSize = 64 * 1024
 
     /// Reads `fd`; closes it on deinit when `ownsDescriptor`.
-    public init(fd: Int32, ownsDescriptor: Bool, bufferSize: Int = LineReader.defaultBufferSize) {
+    public init(fd: Int32, ownsDescriptor: Bool, bufferSize: Int = LineReader.defaultBufferSize, limit: Int? = nil) {
         self.fd = fd
+        remaining = limit
         self.ownsDescriptor = ownsDescriptor
         self.buffer = [UInt8](repeating: 0, count: max(16, bufferSize))
     }
@@ -70,6 +77,7 @@ public final class LineReader {
                 let line = text(from: start, to: end)
                 start = end
                 lineNumber += 1
+                lastLineUnterminated = true
                 return line
             }
             if start == 0 && end == buffer.count {
@@ -134,12 +142,18 @@ public final class LineReader {
             end = pending
         }
         while true {
+            if remaining == 0 {
+                finished = true
+                return
+            }
             let n = buffer.withUnsafeMutableBytes { p -> Int in
                 guard let base = p.baseAddress else { return 0 }
-                return posixRead(fd, base + end, p.count - end)
+                return posixRead(fd, base + end, min(p.count - end, remaining ?? Int.max))
             }
             if n > 0 {
                 end += n
+                bytesRead += n
+                remaining = remaining.map { $0 - n }
                 return
             }
             if n < 0 && errno == EINTR { continue }

@@ -69,6 +69,17 @@ public final class DeviceFile {
         case utf16Text
     }
 
+    /// How a checked regular file was changed while it was sent (something else writing it): the devices sent are
+    /// those of the lines it held when checked, read again.
+    public enum Change: Sendable, Equatable {
+        /// Bytes were added after the check: the lines they hold were not read.
+        case grew(checkedBytes: Int, nowBytes: Int)
+        /// It was cut short: the lines after `nowBytes` were never read (a cut last line is not sent).
+        case cut(checkedBytes: Int, nowBytes: Int)
+        /// Lines checked as devices no longer held one when read again: skipped.
+        case rewritten(lines: Int)
+    }
+
     /// Bad lines reported one by one before the rest are counted (CLI.md).
     public static let reportedBadLines = 20
     /// A longer line is never a token (64 hex digits, 160 in Xcode's spaced form): it is a bad line, not
@@ -94,6 +105,10 @@ public final class DeviceFile {
     public let skipsInvalid: Bool
     /// With `skipsInvalid`, a regular file's bad lines, found when it was checked (reported before sending).
     private var skippedInFile: Problem? = nil
+    /// The bytes a regular file held when checked: a second pass reads no more.
+    private var checkedBytes: Int?
+    /// The second pass, asked after the run how it went.
+    private var reread: DeviceFileSource?
     private var skippedInFileCount = 0
 
     /// Opens `path` (`-`: the descriptor `standardInput`, when given); a regular file is checked whole here. A
@@ -138,12 +153,28 @@ public final class DeviceFile {
     /// The bad line that ended a streamed list early, if one did (exit 64 after the results).
     public var streamProblem: Problem? { stream?.problem }
 
-    /// The tokens, read lazily: a fresh pass over a regular file, or the one pass over a stream.
+    /// The tokens, read lazily: a fresh pass over a regular file (the bytes it held when checked, no more), or the
+    /// one pass over a stream.
     public func makeSource() throws(Problem) -> DeviceSource {
         if let stream { return stream }
         do { try input.rewind() } catch { throw .file(error) }
         repeats?.replayCheckedLines()
-        return DeviceFileSource(reader: input.lines(), names: names, repeats: repeats)
+        let source = DeviceFileSource(
+            reader: input.lines(limit: checkedBytes), checkedBytes: checkedBytes, names: names, repeats: repeats)
+        reread = source
+        return source
+    }
+
+    /// How a regular file differs, once sent, from what was checked; nil when it does not (or it is a stream). Asked
+    /// after the run: the sizes are the descriptor's, so a file replaced by another under its name is not seen.
+    public var changeSinceCheck: Change? {
+        guard stream == nil, let checkedBytes, let now = input.currentSize() else { return nil }
+        if now > checkedBytes { return .grew(checkedBytes: checkedBytes, nowBytes: now) }
+        if now < checkedBytes || reread?.wasCut == true {
+            return .cut(checkedBytes: checkedBytes, nowBytes: min(now, reread?.bytesRead ?? now))
+        }
+        if let bad = reread?.badLines, bad > skippedInFileCount { return .rewritten(lines: bad - skippedInFileCount) }
+        return nil
     }
 
     /// Whether a stream holds nothing after what was read: after a bad line, that line was its last.
@@ -186,6 +217,7 @@ public final class DeviceFile {
             }
         }
         repeats?.finishCheck()
+        checkedBytes = reader.bytesRead
         if !bad.isEmpty {
             guard skipsInvalid else { throw .badLines(file: displayName, lines: bad, more: more) }
             skippedInFile = .badLines(file: displayName, lines: bad, more: more)
@@ -414,18 +446,38 @@ final class DeviceFileSource: DeviceSource {
     private let reader: LineReader
     private let names: DeviceNameLookup?
     private let repeats: DeviceRepeats?
+    /// The bytes the check read (nil: no check, any length).
+    private let checkedBytes: Int?
+    /// Lines that hold no token, skipped: those `--skip-invalid` skipped at the check, and any changed since.
+    private(set) var badLines = 0
+    /// The file ended before the bytes checked, inside a line: that line, cut short, was not sent.
+    private(set) var wasCut = false
+    var bytesRead: Int { reader.bytesRead }
 
     /// Reads tokens through `reader`, skipping those `repeats` has seen.
-    init(reader: LineReader, names: DeviceNameLookup? = nil, repeats: DeviceRepeats? = nil) {
-        (self.reader, self.names, self.repeats) = (reader, names, repeats)
+    init(
+        reader: LineReader, checkedBytes: Int? = nil, names: DeviceNameLookup? = nil, repeats: DeviceRepeats? = nil
+    ) {
+        (self.reader, self.checkedBytes, self.names, self.repeats) = (reader, checkedBytes, names, repeats)
     }
 
     /// The next token line, skipping blanks, comments and repeats.
     func next() -> DeviceToken? {
         while let line = reader.next() {
+            // A last line without its line end, read before the bytes checked were: the file was cut inside it,
+            // and what is left of the line is no token it held.
+            if reader.lastLineUnterminated, let checkedBytes, reader.bytesRead < checkedBytes {
+                wasCut = true
+                return nil
+            }
             // Checked when the file was opened; a line changed since then is skipped, never fatal.
-            guard case .token(let token) = DeviceFile.parse(line, number: reader.lineNumber, names: names) else {
+            let token: DeviceToken
+            switch DeviceFile.parse(line, number: reader.lineNumber, names: names) {
+            case .skip: continue
+            case .bad, .keyMaterial:
+                badLines += 1
                 continue
+            case .token(let t): token = t
             }
             if repeats?.isRepeat(token, line: reader.lineNumber) == true { continue }
             return token

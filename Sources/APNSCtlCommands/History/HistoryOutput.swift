@@ -164,8 +164,9 @@ enum HistoryOutput {
                 lookedUp = sandbox.appleHosts.contains(host.lowercased())
             }
         }
-        // As the send printed it: for more than one result, an interrupt, or lines skipped.
-        if count > 1 || e.interrupted || e.counts.skippedLines > 0 {
+        // As the send printed it: for more than one result, an interrupt, lines skipped, or devices read and never
+        // sent (a stream given up on).
+        if count > 1 || e.interrupted || e.counts.skippedLines > 0 || e.counts.withoutResult > 0 {
             line(SendOutput.summaryLine(recorded.summary(counted: summary), skippedLines: e.counts.skippedLines))
         }
         if lookedUp {

@@ -28,6 +28,10 @@ struct RecordedResults {
         if entry.interrupted {
             summary.interruptedBy = entry.outputLost ? InterruptSignals.outputLost : ProcessSignals.interrupt
             summary.notSent = entry.counts.withoutResult
+        } else if entry.counts.withoutResult > 0 {
+            // A stream given up on: the devices read but never taken have no result, as an interrupt's.
+            summary.listLeftUnread = true
+            summary.notSent = entry.counts.withoutResult
         }
         return summary
     }

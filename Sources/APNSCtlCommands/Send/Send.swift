@@ -321,6 +321,9 @@ extension APNSCtl {
                 devices.reportRepeats(in: world)
                 if let skipped = file.skippedLines { reportSkipped(skipped, in: world) }
             }
+            if let file = devices.file, let change = file.changeSinceCheck {
+                world.standardError.warning(change.warning(file.displayName))
+            }
             try endOfStream(devices.file, after: error, sent: sent, in: world)
             if let file = devices.file, file.skippedCount > 0 { throw CLIError.rejected }
         }

@@ -97,11 +97,12 @@ final class SendRecorder {
         entry.counts.rejected = summary.rejected
         entry.counts.failed = summary.failed
         // Every device never sent, as the outcome counts them: those a failed run gave up on (they have a result) and
-        // those an interrupt left (they have none).
-        entry.counts.withoutResult = summary.interruptedBy != nil ? summary.notSent : 0
+        // those an interrupt, or a stream's giving up, left (they have none).
+        let stopped = summary.interruptedBy != nil || summary.listLeftUnread
+        entry.counts.withoutResult = stopped ? summary.notSent : 0
         entry.counts.neverSent = summary.failedUnsent + entry.counts.withoutResult
         let outcome = SendOutput.outcome(summary, restUnread: restUnread)
-        // Every device of the run, as the JSON's `total`: those an interrupt left without a result too.
+        // Every device of the run, as the JSON's `total`: those left without a result too.
         let total = summary.total + entry.counts.withoutResult
         let targets = "\(total) \(noun)\(total == 1 ? "" : "s")"
         entry.counts.outcome = outcome.isEmpty ? targets : "\(targets): \(outcome)"

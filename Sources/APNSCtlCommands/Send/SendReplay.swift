@@ -125,15 +125,17 @@ extension APNSCtl.Send {
             replay.devices = try replay.deviceArguments(results, in: world)
             // A stopped run recorded only the devices it sent: the replay cannot reach the others, and may notify
             // again those whose outcome was unknown.
-            if entry.interrupted {
-                let unknown = results.filter(\.unknownOutcome).count
-                let stop = entry.outputLost ? "stopped when its output was lost" : "interrupted"
+            let unknown = results.filter(\.unknownOutcome).count
+            if entry.interrupted || entry.counts.withoutResult > 0 {
+                let stop =
+                    entry.outputLost
+                    ? "was stopped when its output was lost" : entry.interrupted ? "was interrupted" : "gave up"
                 // An entry recorded before the history counted them says only that there were some.
                 let never = entry.counts.withoutResult
                 let neverSent =
                     never == 0 ? "the devices" : never == 1 ? "the 1 device" : "the \(never) devices"
                 world.standardError.warning(
-                    "entry #\(entry.id) was \(stop): the history holds only the \(results.count == 1 ? "device" : "\(results.count) devices") it has a result for, which this replay sends again"
+                    "entry #\(entry.id) \(stop): the history holds only the \(results.count == 1 ? "device" : "\(results.count) devices") it has a result for, which this replay sends again"
                         + (unknown > 0
                             ? " (\(unknown == 1 ? "1 of unknown outcome, which may have been" : "\(unknown) of unknown outcome, which may have been") delivered already)"
                             : "")
@@ -142,6 +144,11 @@ extension APNSCtl.Send {
             } else if entry.counts.outcome.contains(SendRecorder.listStopped) {
                 world.standardError.warning(
                     "entry #\(entry.id)'s device list stopped at a bad line: the history holds only the \(results.count == 1 ? "device" : "\(results.count) devices") before it, which this replay sends again; the rest of that list is not in the history"
+                )
+            } else if unknown > 0 {
+                // A whole run's unknown outcomes (`--timeout`, a dropped connection) may be on the phone already.
+                world.standardError.warning(
+                    "entry #\(entry.id) has \(unknown == 1 ? "1 device" : "\(unknown) devices") of unknown outcome, which may have been delivered already: this replay sends \(unknown == 1 ? "it" : "them") again"
                 )
             }
         case .broadcast:

@@ -89,6 +89,42 @@ import Testing
         #expect(text.last { $0.hasPrefix("sent ") } == "sent 0; 2 never sent", "\(text)")
     }
 
+    /// A piped list given up on (nothing answers): the devices read but never taken are counted with the one that
+    /// failed, once, by the summary, the history (text and JSON alike) and the replay's warning. The summary was
+    /// missing (one result), the history said `1 device: 1 never sent; 7 never sent` and its JSON `total 1`, and a
+    /// replay sent the one device without a word about the other seven.
+    @Test func aPipeGivenUpOnCountsEveryDeviceItRead() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        let closed = try ProxyProcess.freePort()
+        let tokens = (1...8).map { String(format: "%064x", $0) }
+        let unsent = home.root.file("unsent.txt")
+        let r = try InProcess.apnsctl(
+            [
+                "send", "--endpoint", "https://127.0.0.1:\(closed)", "--ca-file", mock.caFile, "--cert",
+                mock.certificate,
+                "--alert", "x", "--devices", "-", "--unsent", unsent,
+            ], stdin: Array((tokens.joined(separator: "\n") + "\n").utf8), environment: home.environment)
+        #expect(r.status == 69, "\(r.stderr)")
+        // The pipe's end was read: no rest is claimed.
+        let summary = "sent 0; 8 never sent: written to \(unsent)"
+        #expect(r.lines.last == summary, "\(r.stdout)")
+        let listed = try String(contentsOfFile: unsent, encoding: .utf8).split(separator: "\n").filter {
+            !$0.hasPrefix("#")
+        }
+        #expect(listed.map(String.init) == tokens)
+        let shown = try home.show("last")
+        #expect(shown["outcome"] as? String == "8 devices: 8 never sent", "\(shown)")
+        #expect(shown["never_sent"] as? Int == 8 && shown["total"] as? Int == 8, "\(shown)")
+        let text = try home.run(["history", "show", "last"]).lines
+        #expect(text.last { $0.hasPrefix("sent ") } == "sent 0; 8 never sent", "\(text)")
+        let replay = try home.run(["send", "--replay", "last", "--dry-run", "--cert", mock.certificate])
+        #expect(
+            replay.stderr.contains(
+                "entry #1 gave up: the history holds only the device it has a result for, which this replay sends again; the 7 devices it never sent are not in the history"
+            ), "\(replay.stderr)")
+    }
+
     /// Devices a `--timeout` left never sent: `history show` prints them as `send` did (`never sent: …`, the same
     /// summary line), and its JSON results are the objects `send -o json` printed.
     @Test func neverSentDevicesAreShownAsSendShowedThem() throws {
@@ -105,6 +141,12 @@ import Testing
         let sent = try HistoryHome.objects(json)
         let recorded = try home.show("last")["results"] as? [NSDictionary]
         #expect(recorded == sent, "\(json.stdout)")
+        // The two sent and never answered may be on the phones: a replay says it sends them again.
+        let replay = try home.run(["send", "--replay", "1", "--dry-run", "--cert", mock.certificate])
+        #expect(
+            replay.stderr.contains(
+                "warning: entry #1 has 2 devices of unknown outcome, which may have been delivered already: this replay sends them again"
+            ), "\(replay.stderr)")
     }
 
     /// A batch stopped because its output was closed (`| head -1`) is recorded as stopped for that, not as

@@ -86,7 +86,10 @@ final class SendOutput {
     /// Returns whether a summary line was printed (it names the `--unsent` file).
     @discardableResult
     func finish(_ summary: SendSummary) -> Bool {
-        let printed = format == .text && (summary.total > 1 || summary.interruptedBy != nil || skippedLines() > 0)
+        // One result with devices read but never sent (a stream given up on) is a batch: its count is said.
+        let printed =
+            format == .text
+            && (summary.total > 1 || summary.interruptedBy != nil || skippedLines() > 0 || summary.notSent > 0)
         let line = Self.summaryLine(
             summary, unsentFile: unsentFile, keptUnknown: keptUnknown, skippedLines: skippedLines(),
             restUnread: restUnread)
@@ -338,10 +341,16 @@ final class SendOutput {
             var clauses: [String] = []
             if s.sentMoreThanOnce > 0 { clauses.append("\(s.sentMoreThanOnce) sent more than once") }
             stop = s.interruptedBy == InterruptSignals.outputLost ? "output lost" : "interrupted"
-            if s.failedUnsent > 0 { clauses.append("\(s.failedUnsent) never sent") }
             let stoppedEarly = s.interruptedBy != nil || s.listLeftUnread
             let rest = restUnread && stoppedEarly
-            if stoppedEarly && (s.notSent > 0 || rest) {
+            // A stream given up on: those failed before they left and those read but never taken are one count.
+            let gaveUp = stoppedEarly && s.interruptedBy == nil
+            let failedUnsent = s.failedUnsent + (gaveUp ? s.notSent : 0)
+            if failedUnsent > 0 {
+                clauses.append(
+                    "\(failedUnsent) never sent" + (gaveUp && rest ? " and the rest of the list not read" : ""))
+            }
+            if stoppedEarly && (s.notSent > 0 || rest) && !(gaveUp && failedUnsent > 0) {
                 let unread = rest ? (s.notSent > 0 ? " and " : "") + "the rest of the list not read" : ""
                 // A run that gave up says why in the error line below the summary; an interrupt says it here.
                 let why = s.interruptedBy != nil ? " (\(stop))" : ""

@@ -1,0 +1,59 @@
+import APNSPlatform
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// A `--devices FILE` that something else writes while it is sent (a job still appending to it, an editor saving
+/// it): after the results, a warning says how it changed and what was not sent. The run never said it.
+@Suite struct DevicesFileChangedTests {
+    @Test func aListThatGrewWhileSentIsSaidToHaveGrown() throws {
+        // The mock holds its first answer until the list has grown: the run is still going when it does.
+        let reached = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        // Whatever happens below, the mock's loop is let go (a second signal is never waited for).
+        defer { release.signal() }
+        let first = LockedValue(true)
+        let mock = try ObservedMock { configuration in
+            configuration.onAnswer = { _ in
+                guard
+                    first.withLock({ was in
+                        defer { was = false }
+                        return was
+                    })
+                else { return }
+                reached.signal()
+                release.wait()
+            }
+        }
+        let dir = try TemporaryDirectory(prefix: "list-grew")
+        let tokens = (1...3).map { String(format: "%064x", $0) }
+        let list = try dir.write("list.txt", tokens.joined(separator: "\n") + "\n")
+        let checked = tokens.joined(separator: "\n").utf8.count + 1
+        let done = DispatchSemaphore(value: 0)
+        let result = LockedValue<CommandResult?>(nil)
+        Thread.detachNewThread {
+            let r = try? InProcess.apnsctl([
+                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificateFile,
+                "--alert", "x", "--devices", list,
+            ])
+            result.withLock { $0 = r }
+            done.signal()
+        }
+        #expect(reached.wait(timeout: .now() + 60) == .success)
+        let added = "not-a-token\n" + String(repeating: "ef", count: 32) + "\n"
+        let handle = try #require(FileHandle(forWritingAtPath: list))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(added.utf8))
+        try handle.close()
+        release.signal()
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        let r = try #require(result.withLock { $0 })
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "warning: --devices \(list) grew while it was sent (\(checked) bytes when checked, \(checked + added.utf8.count) now): only the lines it held when checked were sent; send the lines added since in another run"
+            ), "\(r.stderr)")
+        #expect(r.lines.filter { $0.hasPrefix("accepted") }.count == 3, "\(r.stdout)")
+        #expect(!r.stdout.contains(String(repeating: "ef", count: 32)), "\(r.stdout)")
+    }
+}
