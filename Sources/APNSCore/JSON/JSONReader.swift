@@ -512,9 +512,7 @@ struct JSONParser {
             var iterator = bytes[offset..<(offset + length)].makeIterator()
             var decoder = UTF8()
             if case .scalarValue(let scalar) = decoder.decode(&iterator) {
-                let hint =
-                    (0x201C...0x201D).contains(scalar.value) || (0x2018...0x2019).contains(scalar.value)
-                    ? "; JSON needs straight double quotes" : ""
+                let hint = TypographicQuote.isTypographic(scalar) ? "; JSON needs straight double quotes" : ""
                 let v = scalar.value
                 let invisible =
                     v < 0xA0 || (0x200B...0x200F).contains(v) || (0x2028...0x202E).contains(v)

@@ -119,7 +119,9 @@ extension PayloadChecker {
                     "attributes-type is empty; give your ActivityAttributes type's name (for struct MatchAttributes: \"MatchAttributes\")"
                 )
             } else if let m = member(.attributesType), let name = m.value.string,
-                let odd = name.first(where: { $0.isWhitespace || "\"'()\u{201C}\u{201D}\u{2018}\u{2019}".contains($0) })
+                let odd = name.first(where: {
+                    $0.isWhitespace || "\"'()".contains($0) || TypographicQuote.characters.contains($0)
+                })
             {
                 // What no type's name holds (Swift takes emoji, `·`, `Match<Int>`): quotes kept from a paste, a blank,
                 // `()` or `.self`; the start fails on the device without a word.

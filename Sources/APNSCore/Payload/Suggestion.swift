@@ -43,14 +43,7 @@ public enum Suggestion {
     /// type `Ada's iPhone` (compared as UTF-8, the curly one was three edits away).
     static func plain(_ s: String) -> String {
         guard s.utf8.contains(where: { $0 >= 0x80 }) else { return s }
-        return String(
-            s.map { c -> Character in
-                switch c {
-                case "\u{2018}", "\u{2019}", "\u{02BC}": return "'"
-                case "\u{201C}", "\u{201D}": return "\""
-                default: return c
-                }
-            })
+        return String(s.map { TypographicQuote.straight($0) ?? $0 })
     }
 
     /// Lower case without separators.

@@ -14,7 +14,7 @@ public enum BundleIDShape {
     /// What is wrong with `id`, or nil for a bundle id. With `wildcard`, a provisioning profile's `*` as a whole last
     /// part (`com.example.*`) or the whole id is a bundle id too.
     public static func problem(in id: String, wildcard: Bool = false) -> Problem? {
-        if id.unicodeScalars.contains(where: { "\"'\u{201C}\u{201D}\u{2018}\u{2019}".unicodeScalars.contains($0) }) {
+        if id.unicodeScalars.contains(where: { $0 == "\"" || $0 == "'" || TypographicQuote.isTypographic($0) }) {
             return .quotes
         }
         var body = Substring(id)

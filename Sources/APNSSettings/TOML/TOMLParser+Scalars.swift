@@ -1,3 +1,5 @@
+import APNSCore
+
 /// Strings, numbers, booleans and dates: TOML 1.0's scalar grammar, checked as strictly as the spec (and
 /// Python's `tomllib`) are, so a file apnsctl accepts is one every TOML reader accepts.
 extension TOMLParser {
@@ -198,7 +200,7 @@ extension TOMLParser {
         if let d = Self.float(text) { return .float(d) }
         if Self.isIntegerShape(text) { throw fail(Self.integerFault(text), at: start) }
         // An editor's typographic quotes (“…”, ‘…’) are no TOML quotes: the advice puts straight ones in their place.
-        let typographic: Set<Character> = ["\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}"]
+        let typographic = TypographicQuote.characters
         // (A straight one beside a typographic one, `“com.x"`, goes too: the advice holds one pair.)
         let quote = typographic.union(["\"", "'"])
         let bare = String(text.drop { quote.contains($0) }.reversed().drop { quote.contains($0) }.reversed())
