@@ -127,6 +127,15 @@ import Testing
         #expect(
             DeviceToken.Problem.hexPrefix(hex: a).message
                 == "a token is plain hex, without the 0x of a literal: give \(a)")
+        // Quotes kept around it (`-d '"…"'`, a copy from JSON), straight or typographic: named as quotes.
+        for quoted in ["\"\(a)\"", "'\(a)'", "\u{201C}\(a.uppercased())\u{201D}"] {
+            #expect(throws: DeviceToken.Problem.quoted(hex: a)) { try DeviceToken(parsing: quoted) }
+        }
+        #expect(
+            DeviceToken.Problem.quoted(hex: a).message
+                == "the device token has quotes around it (a second pair of shell quotes, or a copy from JSON): give \(a) without them"
+        )
+        #expect(throws: DeviceToken.Problem.notHex(character: "\"")) { try DeviceToken(parsing: "\"" + a) }
     }
 
     @Test func deviceTokenBase64GetsAHint() throws {

@@ -27,6 +27,8 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         case abbreviated
         /// `0x3f2a…`: hex written as a C or Swift literal; the token is the hex after it.
         case hexPrefix(hex: String)
+        /// `"3f2a…"`: a token with quotes around it (a second pair of shell quotes, a copy from JSON); `hex` is inside.
+        case quoted(hex: String)
         /// More hex digits than any token has (`maximumHexDigits`, the bound a device list's line has): no server
         /// takes a path that long, and it was refused mid-request, "may have been delivered".
         case tooLong(count: Int)
@@ -76,6 +78,10 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
                     "this is the shortened form apnsctl prints a token in (its first and last 4 digits); give the whole token (apnsctl history show lists it, and -o json prints it)"
             case .hexPrefix(let hex):
                 return "a token is plain hex, without the 0x of a literal: give \(hex)"
+            case .quoted(let hex):
+                return
+                    "the device token has quotes around it (a second pair of shell quotes, or a copy from JSON): give "
+                    + "\(hex) without them"
             case .oddLength(let n):
                 return
                     "the device token has \(n) hex digits; a token is whole bytes, so the count must be even (was the copy cut short?)"
@@ -111,6 +117,15 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
             // The Xcode form with one bracket lost in the copy: one token only when its groups are all there.
             let unbracketed = body.first == "<" ? body.dropFirst() : body.dropLast()
             if Self.isUnbracketedXcodeToken(unbracketed) { body = unbracketed }
+        }
+        // Quotes kept around the value (`-d '"3f2a…"'`): named as quotes, where the message said it "found '\"'".
+        if body.count > 2, let first = body.first, let last = body.last,
+            first == last && (first == "\"" || first == "'")
+                || TypographicQuote.straight(first) != nil && TypographicQuote.straight(last) != nil,
+            case let inside = body.dropFirst().dropLast(), !inside.isEmpty,
+            inside.allSatisfy({ $0.isASCII && $0.isHexDigit })
+        {
+            throw .quoted(hex: inside.lowercased())
         }
         if body.count > 2, body.hasPrefix("0x") || body.hasPrefix("0X"),
             body.dropFirst(2).allSatisfy({ $0.isASCII && $0.isHexDigit })

@@ -236,8 +236,13 @@ final class UnsentDevices {
             Self.headerStart + ", in input order; resume with --devices "
             + PrintableText.escapingControls(ShellWord.of(path)) + "\n"
         do { try FileSystem.write(Array(header.utf8) + lines, to: path, mode: 0o600, overwrite: true) } catch {
+            // A stopped run's devices never sent have no result line: the results cannot rebuild the list alone.
             throw .outputFailed(
-                "--unsent " + error.message + "; the devices without a final answer are in the results above")
+                "--unsent " + error.message
+                    + (stopped
+                        ? "; the list is lost: the devices with a failed or unknown result are in the results above, "
+                            + "and those never sent have none: they are the devices of the list that got no result"
+                        : "; the devices without a final answer are in the results above"))
         }
         return path
     }

@@ -57,9 +57,17 @@ public enum UnreadVariables {
             else { return nil }
             return "\(name) is not read: variable names are upper case; did you mean \(name.uppercased())?"
         }.sorted()
-        let unread = variables.compactMap { name, value in
-            name.hasPrefix("APNSCTL_") && !value.isEmpty && !known.contains(name) && !given.contains(name) ? name : nil
-        }
+        // A name in another case that apnsctl does not read either (`apnsctl_topc`): judged as its upper case, said
+        // under the name given.
+        var typedCase: [String: String] = [:]
+        let unread = Set(
+            variables.compactMap { name, value -> String? in
+                let upper = name.uppercased()
+                guard upper.hasPrefix("APNSCTL_"), !value.isEmpty, !known.contains(upper), !given.contains(upper)
+                else { return nil }
+                if upper != name { typedCase[upper] = name }
+                return upper
+            })
         guard !unread.isEmpty else { return otherCase }
         let flags = Set(commandFlags())
         // Compared without the prefix they share, so a short name needs a close spelling (HOST is not PORT).
@@ -141,6 +149,12 @@ public enum UnreadVariables {
                     return "\(name) is not a variable apnsctl reads; did you mean \(variable(alias))?"
                 }
                 return nil
+            }
+            .map { message in
+                guard let (upper, typed) = typedCase.first(where: { message.hasPrefix($0.key + " ") }) else {
+                    return message
+                }
+                return typed + message.dropFirst(upper.count)
             }
     }
 }

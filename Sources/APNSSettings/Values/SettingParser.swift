@@ -406,9 +406,13 @@ public enum SettingParser {
         case .outputFormat:
             let s = try string()
             guard let f = OutputFormat(rawValue: s.lowercased()) else {
+                // JSON Lines by its other names: json is that already, one object per line.
+                let lines = ["ndjson", "jsonl", "jsonlines", "json-lines", "ldjson"].contains(s.lowercased())
                 throw bad(
                     "unknown output format; use text or json"
-                        + Suggestion.didYouMean(s, among: OutputFormat.allCases.map(\.rawValue)))
+                        + (lines
+                            ? "; json writes one object per line already (JSON Lines), so give json"
+                            : Suggestion.didYouMean(s, among: OutputFormat.allCases.map(\.rawValue))))
             }
             return .outputFormat(f)
         case .color:

@@ -1,4 +1,3 @@
-import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
@@ -8,46 +7,20 @@ import Testing
 @Suite struct DevicesFileChangedTests {
     @Test func aListThatGrewWhileSentIsSaidToHaveGrown() throws {
         // The mock holds its first answer until the list has grown: the run is still going when it does.
-        let reached = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        // Whatever happens below, the mock's loop is let go (a second signal is never waited for).
-        defer { release.signal() }
-        let first = LockedValue(true)
-        let mock = try ObservedMock { configuration in
-            configuration.onAnswer = { _ in
-                guard
-                    first.withLock({ was in
-                        defer { was = false }
-                        return was
-                    })
-                else { return }
-                reached.signal()
-                release.wait()
-            }
-        }
+        let held = try HeldAnswerMock()
         let dir = try TemporaryDirectory(prefix: "list-grew")
         let tokens = (1...3).map { String(format: "%064x", $0) }
         let list = try dir.write("list.txt", tokens.joined(separator: "\n") + "\n")
         let checked = tokens.joined(separator: "\n").utf8.count + 1
-        let done = DispatchSemaphore(value: 0)
-        let result = LockedValue<CommandResult?>(nil)
-        Thread.detachNewThread {
-            let r = try? InProcess.apnsctl([
-                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificateFile,
-                "--alert", "x", "--devices", list,
-            ])
-            result.withLock { $0 = r }
-            done.signal()
-        }
-        #expect(reached.wait(timeout: .now() + 60) == .success)
+        let run = try InProcess.Run(held.send(["--alert", "x", "--devices", list]))
+        #expect(held.waitForTheFirstAnswer())
         let added = "not-a-token\n" + String(repeating: "ef", count: 32) + "\n"
         let handle = try #require(FileHandle(forWritingAtPath: list))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(added.utf8))
         try handle.close()
-        release.signal()
-        #expect(done.wait(timeout: .now() + 60) == .success)
-        let r = try #require(result.withLock { $0 })
+        held.release()
+        let r = run.result(within: 60)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(
             r.stderr.contains(

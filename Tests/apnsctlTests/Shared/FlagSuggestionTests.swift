@@ -300,6 +300,11 @@ import Testing
                 #"did you mean "widgets"?"#
             ),
             (["validate", "-o", "jsn", "x.json"], #"--output jsn: unknown output format"#, #"did you mean "json"?"#),
+            // JSON Lines by another name: json is that already.
+            (
+                ["send", "-o", "ndjson"], "--output ndjson: unknown output format; ",
+                "json writes one object per line already (JSON Lines), so give json"
+            ),
         ] as [([String], String, String)])
     func enumeratedValuesGetADidYouMean(_ arguments: [String], _ start: String, _ suggestion: String) throws {
         let r = try InProcess.apnsctl(arguments + (arguments[0] == "send" ? ["-d", Self.device] : []))

@@ -804,6 +804,9 @@ import Testing
                 "apnsctl_topic",
                 "apnsctl_topic is not read: variable names are upper case; did you mean APNSCTL_TOPIC?"
             ),
+            // Misspelt too: judged as its upper case is, said under the name given (it was not said at all).
+            ("apnsctl_topc", "apnsctl_topc is not a variable apnsctl reads; did you mean APNSCTL_TOPIC?"),
+            ("Apnsctl_Enviroment", "Apnsctl_Enviroment is not a variable apnsctl reads; did you mean APNSCTL_ENV?"),
             (
                 "APNSCTL_PASSWORD_FILE",
                 "APNSCTL_PASSWORD_FILE is not a variable apnsctl reads; did you mean APNSCTL_PASSPHRASE_FILE?"
