@@ -170,6 +170,25 @@ import Testing
         #expect(afterUnicode.position == TOMLPosition(line: 1, column: 8))
     }
 
+    /// Two names that differ only in Unicode form (`café` composed and decomposed) are two names to TOML and one to
+    /// apnsctl: said as such, where "defined twice" and "duplicate key" named what looked like one name twice.
+    @Test func namesInAnotherUnicodeFormAreSaidToBeOne() throws {
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        #expect(!composed.utf8.elementsEqual(decomposed.utf8) && composed == decomposed)
+        for text in [
+            "[profiles.\"\(composed)\"]\ntopic = \"a\"\n[profiles.\"\(decomposed)\"]\ntopic = \"b\"\n",
+            "\"\(composed)\" = 1\n\"\(decomposed)\" = 2\n",
+        ] {
+            let e = try #require(error(text))
+            #expect(e.message.contains("written in another Unicode form"), "\(e.message)")
+            #expect(e.message.contains("line 1") || e.message.contains("line 1;"), "\(e.message)")
+        }
+        // The same bytes twice are still a duplicate.
+        let same = try #require(error("\"\(composed)\" = 1\n\"\(composed)\" = 2\n"))
+        #expect(same.message.contains("duplicate key"), "\(same.message)")
+    }
+
     /// A control character is named by its code point, as the JSON reader names one; UTF-16 (an editor's or
     /// PowerShell's save) is called so, not only "not UTF-8".
     @Test func controlCharactersAndUTF16AreNamed() throws {

@@ -210,6 +210,9 @@ public struct TOMLParser {
             t.origin = .header
             return t
         case .table(let t):
+            if table.otherForm(of: last.name) != nil {
+                throw fail(Self.otherForm(name, line: t.position.line), at: start)
+            }
             throw fail(
                 "[\(name)] is defined twice (first at line \(t.position.line)); put its keys under one header",
                 at: start)
@@ -262,12 +265,21 @@ public struct TOMLParser {
                 first = array.position
                 advice = "it names tables there, so keep one of the two: the tables' lines or this one"
             }
+            if target.otherForm(of: last.name) != nil {
+                throw fail(Self.otherForm(Self.quotedKey(Self.dotted(path)), line: first.line), at: start)
+            }
             // Which copy was meant only the user knows; no command edits a file that is not TOML.
             throw fail(
                 "duplicate key \(Self.quotedKey(Self.dotted(path))) (first at line \(first.line)); a key is given "
                     + "once: \(advice)", at: start)
         }
         target.set(last.name, .value(value, start))
+    }
+
+    /// Two names that look alike and differ only in Unicode form: TOML reads two, apnsctl one.
+    static func otherForm(_ name: String, line: Int) -> String {
+        "\(name) is the name of line \(line) written in another Unicode form (an accent as one character there and "
+            + "two here, or the other way round); apnsctl reads the two as one name: type both the same way"
     }
 
     /// A key component with where it starts.

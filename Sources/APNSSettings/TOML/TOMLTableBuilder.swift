@@ -38,6 +38,12 @@ final class TOMLTableBuilder {
     /// The entry under `key`.
     subscript(key: String) -> Entry? { entries[key] }
 
+    /// The key stored for `key` when it is the same name in another Unicode form (`café` composed, then
+    /// decomposed): TOML keeps the two apart, and Swift's strings, which every setting is read through, do not.
+    func otherForm(of key: String) -> String? {
+        keys.first { $0 == key && !$0.utf8.elementsEqual(key.utf8) }
+    }
+
     /// Sets `key` (callers check first that it is free, or replace what they looked up).
     func set(_ key: String, _ entry: Entry) {
         if entries[key] == nil { keys.append(key) }
