@@ -63,7 +63,37 @@ import Testing
         let size = Self.tokens.joined(separator: "\n").utf8.count + 1
         let (sent, change) = try sent(after: { try rewrite($0, kept) })
         #expect(sent == Array(Self.tokens.prefix(3)))
-        #expect(change == .cut(checkedBytes: size, nowBytes: kept.utf8.count))
+        #expect(change == .cut(checkedBytes: size, nowBytes: kept.utf8.count, linesRead: 3, lost: 3))
+    }
+
+    /// Cut after it was read whole (the reader's buffer holds a small list at once): every device was sent, and
+    /// nothing is said (it said the devices after the cut were never sent).
+    @Test func aFileCutAfterItWasReadLostNothing() throws {
+        let path = try dir.write("read.txt", Self.tokens.joined(separator: "\n") + "\n")
+        let file = try DeviceFile(path: path)
+        let source = try file.makeSource()
+        #expect(all(source) == Self.tokens)
+        try rewrite(path, Self.tokens[0] + "\n")
+        #expect(file.changeSinceCheck == nil)
+    }
+
+    /// A run that stopped early (an interrupt) did not read its list to the end: no cut is claimed.
+    @Test func aRunThatStoppedEarlyClaimsNoCut() throws {
+        // Longer than the reader's buffer, so the first token leaves most of it unread.
+        let many = (1...3000).map { String(format: "%064x", $0) }
+        let path = try dir.write("stopped.txt", many.joined(separator: "\n") + "\n")
+        let file = try DeviceFile(path: path)
+        let source = try file.makeSource()
+        #expect(source.next()?.hex == many[0])
+        try rewrite(path, many[0] + "\n")
+        #expect(file.changeSinceCheck == nil)
+        // Read on to the end after that cut, the devices it lost are counted.
+        #expect(all(source).count < many.count - 1)
+        guard case .cut(_, _, _, let lost)? = file.changeSinceCheck else {
+            Issue.record("no cut: \(String(describing: file.changeSinceCheck))")
+            return
+        }
+        #expect(lost > 0)
     }
 
     @Test func linesRewrittenAreSkippedAndCounted() throws {

@@ -74,8 +74,9 @@ public final class DeviceFile {
     public enum Change: Sendable, Equatable {
         /// Bytes were added after the check: the lines they hold were not read.
         case grew(checkedBytes: Int, nowBytes: Int)
-        /// It was cut short: the lines after `nowBytes` were never read (a cut last line is not sent).
-        case cut(checkedBytes: Int, nowBytes: Int)
+        /// It was cut short before it was read whole: `lost` devices of the check, those after line `linesRead`, were
+        /// never read (a cut last line is not sent). Cut after it was read whole, it lost nothing and is no change.
+        case cut(checkedBytes: Int, nowBytes: Int, linesRead: Int, lost: Int)
         /// Lines checked as devices no longer held one when read again: skipped.
         case rewritten(lines: Int)
     }
@@ -170,8 +171,11 @@ public final class DeviceFile {
     public var changeSinceCheck: Change? {
         guard stream == nil, let checkedBytes, let now = input.currentSize() else { return nil }
         if now > checkedBytes { return .grew(checkedBytes: checkedBytes, nowBytes: now) }
-        if now < checkedBytes || reread?.wasCut == true {
-            return .cut(checkedBytes: checkedBytes, nowBytes: min(now, reread?.bytesRead ?? now))
+        // The end came before the bytes checked: cut while read (a run that stopped early did not read to its end).
+        if let reread, reread.reachedEnd, reread.bytesRead < checkedBytes {
+            let lost = max(0, (count ?? 0) - reread.tokensRead)
+            guard lost > 0 else { return nil }
+            return .cut(checkedBytes: checkedBytes, nowBytes: now, linesRead: reread.linesRead, lost: lost)
         }
         if let bad = reread?.badLines, bad > skippedInFileCount { return .rewritten(lines: bad - skippedInFileCount) }
         return nil
@@ -452,7 +456,13 @@ final class DeviceFileSource: DeviceSource {
     private(set) var badLines = 0
     /// The file ended before the bytes checked, inside a line: that line, cut short, was not sent.
     private(set) var wasCut = false
+    /// The reader came to the file's end (or found its last line cut): no more will come.
+    private(set) var reachedEnd = false
+    /// Tokens returned so far (repeats are skipped in both passes, so this is comparable to the check's count).
+    private(set) var tokensRead = 0
     var bytesRead: Int { reader.bytesRead }
+    /// The lines read whole (a cut last line is not one).
+    var linesRead: Int { wasCut ? reader.lineNumber - 1 : reader.lineNumber }
 
     /// Reads tokens through `reader`, skipping those `repeats` has seen.
     init(
@@ -468,6 +478,7 @@ final class DeviceFileSource: DeviceSource {
             // and what is left of the line is no token it held.
             if reader.lastLineUnterminated, let checkedBytes, reader.bytesRead < checkedBytes {
                 wasCut = true
+                reachedEnd = true
                 return nil
             }
             // Checked when the file was opened; a line changed since then is skipped, never fatal.
@@ -480,8 +491,10 @@ final class DeviceFileSource: DeviceSource {
             case .token(let t): token = t
             }
             if repeats?.isRepeat(token, line: reader.lineNumber) == true { continue }
+            tokensRead += 1
             return token
         }
+        reachedEnd = true
         return nil
     }
 }

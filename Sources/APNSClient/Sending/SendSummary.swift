@@ -18,6 +18,8 @@ public struct SendSummary: Sendable, Equatable {
     /// The run gave up (a failed connection, `--timeout`) before the end of a list that may never end (a pipe),
     /// and left the rest of it unread.
     public var listLeftUnread = false
+    /// Of a list left unread: something may still be in it (set by the caller, who read what was already there).
+    public var listRestUnread = false
     /// Targets an interrupt left never sent (set by the caller, who knows the total).
     public var notSent = 0
     /// Of `failed`: targets whose request never left (a run that gave up or timed out fails the rest of the batch).

@@ -138,18 +138,24 @@ struct ProviderTokenReport {
                 "alg is \(parts.algorithm.map { PrintableText.quoted($0) } ?? "missing"); APNs takes only ES256 (InvalidProviderToken)"
             )
         }
+        /// `kid is a number 1234567890, not a string: write the key id in quotes`; `iss is null, …`.
+        func wrongType(_ name: String, _ found: String, _ id: String) -> String {
+            let quotable = found.hasPrefix("number") || found.hasPrefix("boolean")
+            let what =
+                found == "null"
+                ? "null" : found.hasPrefix("array") || found.hasPrefix("object") ? "an \(found)" : "a \(found)"
+            return "\(name) is \(what), not a string: write the \(id) " + (quotable ? "in quotes" : "as a string")
+                + " (InvalidProviderToken)"
+        }
         if parts.keyID == nil {
             refusals.append(
-                parts.keyIDOfWrongType.map {
-                    "kid is a \($0), not a string: write the key id in quotes (InvalidProviderToken)"
-                }
+                parts.keyIDOfWrongType.map { wrongType("kid", $0, "key id") }
                     ?? "the header has no kid (InvalidProviderToken)")
         }
         if parts.issuer == nil {
             refusals.append(
-                parts.issuerOfWrongType.map {
-                    "iss is a \($0), not a string: write the team id in quotes (InvalidProviderToken)"
-                } ?? "the claims have no iss, the team id (InvalidProviderToken)")
+                parts.issuerOfWrongType.map { wrongType("iss", $0, "team id") }
+                    ?? "the claims have no iss, the team id (InvalidProviderToken)")
         }
         // What signing refuses, refused here too: ids that are no Apple ids, and the two swapped.
         if let kid = parts.keyID, !DeveloperID.isWellFormed(kid) {

@@ -167,7 +167,11 @@ enum HistoryOutput {
         // As the send printed it: for more than one result, an interrupt, lines skipped, or devices read and never
         // sent (a stream given up on).
         if count > 1 || e.interrupted || e.counts.skippedLines > 0 || e.counts.withoutResult > 0 {
-            line(SendOutput.summaryLine(recorded.summary(counted: summary), skippedLines: e.counts.skippedLines))
+            // The outcome keeps what the run's summary said of a list's unread rest; the line says it again.
+            line(
+                SendOutput.summaryLine(
+                    recorded.summary(counted: summary), skippedLines: e.counts.skippedLines,
+                    restUnread: e.counts.outcome.contains(SendOutput.restNotRead)))
         }
         if lookedUp {
             line("")

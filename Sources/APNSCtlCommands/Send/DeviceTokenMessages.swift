@@ -114,10 +114,10 @@ extension DeviceFile.Change {
         case .grew(let checked, let now):
             return "\(name) grew while it was sent (\(checked) bytes when checked, \(now) now): only the lines it held "
                 + "when checked were sent; send the lines added since in another run"
-        case .cut(let checked, let now):
-            return "\(name) was cut while it was sent (\(checked) bytes when checked, \(now) now): the devices after "
-                + "byte \(now) were never sent; send them from a copy of the list (copy a list something else writes before "
-                + "sending it)"
+        case .cut(let checked, let now, let lines, let lost):
+            return "\(name) was cut while it was sent (\(checked) bytes when checked, \(now) now): "
+                + "\(lost == 1 ? "1 device" : "\(lost) devices") after line \(lines) \(lost == 1 ? "was" : "were") never "
+                + "sent; send them from a copy of the list (copy a list something else writes before sending it)"
         case .rewritten(let lines):
             return "\(name) changed while it was sent: \(lines == 1 ? "1 line" : "\(lines) lines") checked as devices "
                 + "no longer held one and \(lines == 1 ? "was" : "were") skipped; copy a list something else writes "

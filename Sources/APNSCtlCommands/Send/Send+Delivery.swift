@@ -137,6 +137,7 @@ extension APNSCtl.Send {
         if stopped && total == nil { summary.notSent += left.count + remainder.held.count }
         let restUnread = stopped && total == nil && !remainder.readToEnd
         renderer.restUnread = restUnread
+        summary.listRestUnread = restUnread
         unsent?.noteNeverSent(remainder.held)
         // Written before the summary, which names the file; a failure to write it is said after the results.
         var unsentFailure: CLIError? = nil

@@ -321,8 +321,20 @@ extension APNSCtl {
                 devices.reportRepeats(in: world)
                 if let skipped = file.skippedLines { reportSkipped(skipped, in: world) }
             }
+            // Devices of the checked list that were never read (the file cut while sent) make the run fail: 66, as an
+            // input that could not be read, after any failure of the run itself.
+            var cut: CLIError? = nil
             if let file = devices.file, let change = file.changeSinceCheck {
-                world.standardError.warning(change.warning(file.displayName))
+                if case .cut = change {
+                    cut = .inputMissing(change.warning(file.displayName))
+                } else {
+                    world.standardError.warning(change.warning(file.displayName))
+                }
+            }
+            if let cut {
+                guard let error else { throw cut }
+                cut.report(to: world.standardError)
+                throw error
             }
             try endOfStream(devices.file, after: error, sent: sent, in: world)
             if let file = devices.file, file.skippedCount > 0 { throw CLIError.rejected }

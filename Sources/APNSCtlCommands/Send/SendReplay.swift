@@ -139,7 +139,11 @@ extension APNSCtl.Send {
                         + (unknown > 0
                             ? " (\(unknown == 1 ? "1 of unknown outcome, which may have been" : "\(unknown) of unknown outcome, which may have been") delivered already)"
                             : "")
-                        + "; \(neverSent) it never sent \(never == 1 ? "is" : "are") not in the history: send them from its --unsent file or the list it read"
+                        // A run that gave up never sent the devices with a result either: the others are those it
+                        // read and never took.
+                        + "; \(neverSent) it \(entry.interrupted ? "never sent" : "read without sending") "
+                        + "\(never == 1 ? "is" : "are") not in the history: send \(never == 1 ? "it" : "them") from its "
+                        + "--unsent file or the list it read"
                 )
             } else if entry.counts.outcome.contains(SendRecorder.listStopped) {
                 world.standardError.warning(

@@ -227,6 +227,12 @@ final class UnsentDevices {
             line(
                 "# \(DeviceFile.unsentRest)\(file.displayName) after line \(file.linesRead) was not read: send it too")
         }
+        // A file cut while it was sent: its devices after the last line read are gone from it, and from the results.
+        if !streamed, let file = devices.file, case .cut(_, _, let read, let lost)? = file.changeSinceCheck {
+            line(
+                "# \(DeviceFile.unsentRest)\(file.displayName) after line \(read) was cut off while it was sent "
+                    + "(\(lost) device\(lost == 1 ? "" : "s")): send it from a copy of the list")
+        }
         guard !lines.isEmpty else {
             removeStaleFile(in: world)
             return nil

@@ -57,6 +57,17 @@ public enum SettingParser {
                     + "give a shorter path (a link to the file, say)"
                     + (setting.kind == .credential ? " or the PEM text itself" : ""))
         }
+        /// A key's base64 body without its BEGIN and END lines (on one line, or as copied from between them): said,
+        /// with the lines it needs. `always`: whatever its first bytes hold (a one-line value no file has as name).
+        func keyBody(_ text: String, always: Bool = false) throws(SettingsProblem) {
+            guard VariableEcho.isKeyBody(text) else { return }
+            let kind = Base64DERKind(base64: text)
+            guard always || kind == .privateKey || kind == .encryptedPrivateKey else { return }
+            throw bad(
+                "holds \(VariableEcho.description(of: text)), not shown, and no file has that name: put the key's "
+                    + "-----BEGIN PRIVATE KEY----- and -----END PRIVATE KEY----- lines around it in \(setting.variable), "
+                    + "or give the path of its file")
+        }
         /// A credential variable holding a whole file in base64 (`base64 push.p12`, wrapped at 76 columns or not).
         func base64File(_ text: String) throws(SettingsProblem) {
             let base64 = text.utf8.allSatisfy { b in
@@ -65,9 +76,16 @@ public enum SettingParser {
             }
             guard base64, text.count > VariableEcho.limit else { return }
             let kind = Base64DERKind(base64: String(text.prefix(while: { !$0.isNewline })))
-            let file = kind == .certificate ? "push.cer" : setting.name == "auth-key" ? "AuthKey.p8" : "push.p12"
+            // A PEM file encoded whole starts `LS0tLS1CRUdJTi` (`-----BEGIN`): decoded, it is PEM text.
+            let file =
+                kind == .certificate
+                ? "push.cer"
+                : text.hasPrefix("LS0tLS1CRUdJT")
+                    ? (setting.name == "auth-key" ? "AuthKey.p8" : "push.pem")
+                    : setting.name == "auth-key" ? "AuthKey.p8" : "push.p12"
+            let characters = text.filter { !$0.isNewline }.count
             throw bad(
-                "\(text.count) characters of base64 (a file encoded for a CI secret, say), not a path or PEM text; "
+                "\(characters) characters of base64 (a file encoded for a CI secret, say), not a path or PEM text; "
                     + "decode it to a file of your own and give its path, e.g. umask 077; "
                     + "printf %s \"$\(setting.variable)\" | base64 -d > \(file), then \(setting.variable)=\(file)")
         }
@@ -184,8 +202,12 @@ public enum SettingParser {
             guard !s.isEmpty else { throw bad("empty path") }
             try refuseStandardInput(s)
             if case .variable(let name) = origin, CredentialSource.isPEM(s) {
-                // Wrapped base64 (GNU base64 breaks lines at 76 columns) has line breaks and no BEGIN line.
-                if !s.contains("-----BEGIN") { try base64File(s) }
+                // Wrapped base64 (GNU base64 breaks lines at 76 columns) has line breaks and no BEGIN line: a key's
+                // body copied from between its BEGIN and END lines, or a whole file encoded.
+                if !s.contains("-----BEGIN") {
+                    try keyBody(String(s.filter { !$0.isWhitespace }))
+                    try base64File(s)
+                }
                 // A path with a line break after it (a .env file saved on Windows, `echo` into $GITHUB_ENV) is no
                 // PEM: said as the slip it is, not "not a certificate".
                 let trimmed = s.trimmingBlanks()
@@ -215,10 +237,7 @@ public enum SettingParser {
                 // `base64 -w0 push.p12` starts `MII` too: a whole file, to be decoded, not a key missing its lines.
                 let kind = Base64DERKind(base64: core)
                 if kind == .pkcs12 || kind == .certificate { try base64File(core) }
-                throw bad(
-                    "holds \(VariableEcho.description(of: s)), not shown, and no file has that name: put the key's "
-                        + "-----BEGIN PRIVATE KEY----- and -----END PRIVATE KEY----- lines around it in \(setting.variable), "
-                        + "or give the path of its file")
+                try keyBody(core, always: true)
             }
             try refuseSecretInFile(s)
             try quotablePath(s)

@@ -515,6 +515,14 @@ import Testing
         #expect(err.contains("iss is a number 4321, not a string: write the team id in quotes"), "\(err)")
         #expect(!err.contains("has no kid") && !out.contains("(missing)"), "\(out)\(err)")
         #expect(out.contains("(number 4321, not a string)"), "\(out)")
+        // null, an array: no "a null", and no quotes to add.
+        let odd = [
+            part(#"{"alg":"ES256","kid":null}"#), part(#"{"iss":[1],"iat":\#(Self.signedAt)}"#),
+            part(String(repeating: "s", count: 64)),
+        ].joined(separator: ".")
+        let (_, _, oddErr) = Self.decode([odd], at: Self.signedAt + 5)
+        #expect(oddErr.contains("kid is null, not a string: write the key id as a string"), "\(oddErr)")
+        #expect(oddErr.contains("iss is an array, not a string: write the team id as a string"), "\(oddErr)")
     }
 
     /// A team id given beside the token (`--team-id`, `APNSCTL_TEAM_ID`, a profile's) is checked against its `iss`:

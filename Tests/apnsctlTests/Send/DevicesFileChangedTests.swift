@@ -29,4 +29,39 @@ import Testing
         #expect(r.lines.filter { $0.hasPrefix("accepted") }.count == 3, "\(r.stdout)")
         #expect(!r.stdout.contains(String(repeating: "ef", count: 32)), "\(r.stdout)")
     }
+
+    /// A list cut short while it is sent, before it was read whole: the devices it lost are counted by an error
+    /// after the results (exit 66) and named in `--unsent`. A warning named the wrong line, and the run exited 0.
+    @Test func aListCutWhileSentIsAnErrorNamingWhatWasLost() throws {
+        let held = try HeldAnswerMock()
+        let dir = try TemporaryDirectory(prefix: "list-cut")
+        // Longer than the reader's buffer: the first request leaves most of the list unread.
+        let tokens = (1...3000).map { String(format: "%064x", $0) }
+        let list = try dir.write("list.txt", tokens.joined(separator: "\n") + "\n")
+        let unsent = dir.file("unsent.txt")
+        let run = try InProcess.Run(held.send(["--alert", "x", "--devices", list, "-q", "--unsent", unsent]))
+        #expect(held.waitForTheFirstAnswer())
+        let handle = try #require(FileHandle(forWritingAtPath: list))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data((tokens[0] + "\n").utf8))
+        try handle.close()
+        held.release()
+        let r = run.result(within: 60)
+        #expect(r.status == 66, "\(r.stderr)")
+        let lostText = try #require(r.stderr.firstMatch(of: /now\): (\d+) devices after line/)?.1, "\(r.stderr)")
+        let sent = tokens.count - (Int(lostText) ?? tokens.count)
+        #expect(
+            r.stderr.contains(
+                "error: --devices \(list) was cut while it was sent (\(tokens.count * 65) bytes when checked, 65 now): "
+            ),
+            "\(r.stderr)")
+        #expect(
+            r.stderr.contains("devices after line \(sent) were never sent; send them from a copy of the list"),
+            "\(r.stderr)")
+        #expect(sent > 0 && sent < tokens.count, "\(r.stderr)")
+        let comment = try String(contentsOfFile: unsent, encoding: .utf8)
+        #expect(
+            comment.contains("# the rest of --devices \(list) after line \(sent) was cut off while it was sent"),
+            "\(comment)")
+    }
 }

@@ -872,6 +872,14 @@ import Testing
                 "and no file has that name: put the key's -----BEGIN PRIVATE KEY----- and -----END PRIVATE KEY----- lines around it in APNSCTL_AUTH_KEY, or give the path of its file"
             ), "\(key.stderr)")
         #expect(!key.stderr.contains(body.prefix(20)))
+        // The body as copied from between its lines, line breaks and all: the same advice (it was "neither PEM text
+        // nor DER data", exit 77).
+        let lined = String(decoding: try CredentialFixtures.signingKey.p8PEM, as: UTF8.self).split(separator: "\n")
+            .filter { !$0.hasPrefix("-----") }.joined(separator: "\n")
+        let multi = try InProcess.apnsctl(
+            ["jwt", "--team-id", "TEAMID1234", "--key-id", "ABCDE12345"], environment: ["APNSCTL_AUTH_KEY": lined])
+        #expect(multi.status == 64, "\(multi.stderr)")
+        #expect(multi.stderr.contains("and no file has that name: put the key's -----BEGIN PRIVATE KEY-----"))
         // A real .p12 or .cer in base64 on one line starts `MII` as a key's body does: still a file to decode.
         let p12 = try CredentialFixtures.universal.pkcs12(password: SecretBytes(Array("pw".utf8)))
         let cer = CredentialFixtures.universal.certificate.der

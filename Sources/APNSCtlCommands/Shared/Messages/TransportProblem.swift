@@ -74,7 +74,8 @@ enum TransportProblem: Sendable {
                 : summary.failure?.message ?? "the connection failed"
             var message = "\(what): \(causes)"
             // A pipe's rest is left in it (it may never end): said also where one result shows no summary line.
-            if summary.listLeftUnread { message += "; the rest of the list was not read" }
+            // Not when the pipe's end was read with what it held: nothing is left in it.
+            if summary.listLeftUnread && summary.listRestUnread { message += "; the rest of the list was not read" }
             if summary.unknown > 0 {
                 // With --resend-unknown on, the advice to add it would be wrong; whether they were sent again is
                 // the results' to say (a run that timed out or gave up ends before it resends).

@@ -306,6 +306,9 @@ final class SendOutput {
         return PrintableText.escapingControls(line)
     }
 
+    /// What a summary (and the history's outcome) says of a piped list's rest left unread.
+    static let restNotRead = "the rest of the list not read"
+
     /// What the summary line says after its `sent N`, as the history records a run's outcome: `2 accepted, 1
     /// failed`, `2 never sent` (a run that could not connect), `interrupted`; empty when it says nothing more.
     static func outcome(_ s: SendSummary, restUnread: Bool = false) -> String {
@@ -348,10 +351,10 @@ final class SendOutput {
             let failedUnsent = s.failedUnsent + (gaveUp ? s.notSent : 0)
             if failedUnsent > 0 {
                 clauses.append(
-                    "\(failedUnsent) never sent" + (gaveUp && rest ? " and the rest of the list not read" : ""))
+                    "\(failedUnsent) never sent" + (gaveUp && rest ? " and " + SendOutput.restNotRead : ""))
             }
             if stoppedEarly && (s.notSent > 0 || rest) && !(gaveUp && failedUnsent > 0) {
-                let unread = rest ? (s.notSent > 0 ? " and " : "") + "the rest of the list not read" : ""
+                let unread = rest ? (s.notSent > 0 ? " and " : "") + SendOutput.restNotRead : ""
                 // A run that gave up says why in the error line below the summary; an interrupt says it here.
                 let why = s.interruptedBy != nil ? " (\(stop))" : ""
                 clauses.append((s.notSent > 0 ? "\(s.notSent) never sent" : "") + unread + why)
