@@ -128,7 +128,12 @@ import Testing
             DeviceToken.Problem.hexPrefix(hex: a).message
                 == "a token is plain hex, without the 0x of a literal: give \(a)")
         // Quotes kept around it (`-d '"…"'`, a copy from JSON), straight or typographic: named as quotes.
-        for quoted in ["\"\(a)\"", "'\(a)'", "\u{201C}\(a.uppercased())\u{201D}"] {
+        let xcode =
+            "<"
+            + stride(from: 0, to: 64, by: 8).map { i in
+                String(a.dropFirst(i).prefix(8))
+            }.joined(separator: " ") + ">"
+        for quoted in ["\"\(a)\"", "'\(a)'", "\u{201C}\(a.uppercased())\u{201D}", "\"\(a)\",", "\"\(xcode)\""] {
             #expect(throws: DeviceToken.Problem.quoted(hex: a)) { try DeviceToken(parsing: quoted) }
         }
         #expect(

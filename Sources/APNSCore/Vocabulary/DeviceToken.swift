@@ -118,14 +118,16 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
             let unbracketed = body.first == "<" ? body.dropFirst() : body.dropLast()
             if Self.isUnbracketedXcodeToken(unbracketed) { body = unbracketed }
         }
-        // Quotes kept around the value (`-d '"3f2a…"'`): named as quotes, where the message said it "found '\"'".
-        if body.count > 2, let first = body.first, let last = body.last,
+        // Quotes kept around the value (`-d '"3f2a…"'`, a JSON array's `"3f2a…",`): named as quotes, where the
+        // message said it "found '\"'". What they hold may be any form a token is taken in (Xcode's `<…>`).
+        let unlisted = body.last == "," ? body.dropLast() : body
+        if unlisted.count > 2, let first = unlisted.first, let last = unlisted.last,
             first == last && (first == "\"" || first == "'")
                 || TypographicQuote.straight(first) != nil && TypographicQuote.straight(last) != nil,
-            case let inside = body.dropFirst().dropLast(), !inside.isEmpty,
-            inside.allSatisfy({ $0.isASCII && $0.isHexDigit })
+            case let inside = unlisted.dropFirst().dropLast(), inside.first != first,
+            let token = try? DeviceToken(parsing: String(inside))
         {
-            throw .quoted(hex: inside.lowercased())
+            throw .quoted(hex: token.hex)
         }
         if body.count > 2, body.hasPrefix("0x") || body.hasPrefix("0X"),
             body.dropFirst(2).allSatisfy({ $0.isASCII && $0.isHexDigit })

@@ -105,6 +105,11 @@ public enum UnreadVariables {
                 {
                     return "\(name) is not a variable apnsctl reads; did you mean \(variable(meant.key))=\(value)?"
                 }
+                // The payload is send's argument, never a setting: a script's APNSCTL_PAYLOAD sent the default alert.
+                if ["payload", "body", "json", "payloadfile"].contains(folded) {
+                    return "\(name) is not read: the payload has no variable; give it as send's argument (a file, JSON "
+                        + "text, or - for standard input)"
+                }
                 // A dry run has no variable, and send refuses to run beside one that asks for it.
                 if folded.hasPrefix("dry") {
                     return

@@ -804,6 +804,11 @@ import Testing
                 "apnsctl_topic",
                 "apnsctl_topic is not read: variable names are upper case; did you mean APNSCTL_TOPIC?"
             ),
+            // The payload is an argument: its variable was silently ignored, and the default alert sent.
+            (
+                "APNSCTL_PAYLOAD",
+                "APNSCTL_PAYLOAD is not read: the payload has no variable; give it as send's argument (a file, JSON text, or - for standard input)"
+            ),
             // Misspelt too: judged as its upper case is, said under the name given (it was not said at all).
             ("apnsctl_topc", "apnsctl_topc is not a variable apnsctl reads; did you mean APNSCTL_TOPIC?"),
             ("Apnsctl_Enviroment", "Apnsctl_Enviroment is not a variable apnsctl reads; did you mean APNSCTL_ENV?"),
