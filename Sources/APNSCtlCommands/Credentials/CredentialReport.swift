@@ -54,10 +54,12 @@ enum CredentialReport {
         }
     }
 
+    /// `weakness`: what this machine's OpenSSL refuses about the certificate or its chain for TLS (exit 77 after).
     static func printCertificate(
         _ contents: CredentialContents, info: CertificateInfo, file: String, now: Int64,
-        format: OutputFormat, to out: OutputSink
+        weakness: CertificateWeakness? = nil, format: OutputFormat, to out: OutputSink
     ) {
+        let name = { (c: X509Certificate) in c.info.commonName ?? c.info.subject }
         let days = info.daysRemaining(now: now)
         let expired = info.isExpired(now: now)
         let early = info.isNotYetValid(now: now)
@@ -83,6 +85,9 @@ enum CredentialReport {
             w.field("key_matches", contents.keyMatches)
             w.field("key_type", info.keyType)
             w.field("sha256", info.sha256)
+            w.field("chain", contents.certificateChain.map(name))
+            // Why a send cannot use it here, as the exit status's error line says; null when nothing.
+            w.field("tls_refused", weakness?.description)
             w.endObject()
             out.print(w.text + "\n")
         case .text:
@@ -113,7 +118,7 @@ enum CredentialReport {
                 ("key type", info.keyType),
                 ("sha256", info.sha256),
             ]
-            let name = { (c: X509Certificate) in c.info.commonName ?? c.info.subject }
+            if let weakness { rows.append(("tls", "REFUSED here: \(weakness)")) }
             if !contents.certificateChain.isEmpty {
                 rows.append(("chain", contents.certificateChain.map(name).joined(separator: "; ")))
             }

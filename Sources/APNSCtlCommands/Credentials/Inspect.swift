@@ -115,8 +115,11 @@ extension APNSCtl {
             }
             guard let leaf = contents.leaf else { throw CLIError(CredentialProblem.noCertificate(path: file)) }
             let info = leaf.info
+            // What a send would meet setting the certificate up: shown, then exit 77, where doctor's advice points.
+            let weakness = TLSContext.weakness(of: leaf, chain: contents.certificateChain)
             CredentialReport.printCertificate(
-                contents, info: info, file: file, now: now, format: output, to: world.standardOutput)
+                contents, info: info, file: file, now: now, weakness: weakness, format: output,
+                to: world.standardOutput)
             if !info.hasApplePushExtensions {
                 world.standardError.warning(CredentialMessages.notApplePush(file, info: info))
             }
@@ -136,10 +139,7 @@ extension APNSCtl {
             }
             try withCredentialErrors { () throws(CredentialProblem) in
                 try info.checkValidity(path: file, now: now)
-                // What a send would meet setting the certificate up: said here, where doctor's advice points.
-                if let weakness = TLSContext.weakness(of: leaf, chain: contents.certificateChain) {
-                    throw .tooWeak(path: file, weakness)
-                }
+                if let weakness { throw .tooWeak(path: file, weakness) }
             }
         }
     }

@@ -79,6 +79,15 @@ import Testing
         }
         // Refused while setting up, before any connection: the mock never saw the token.
         #expect(!((try? String(contentsOfFile: mock.logFile, encoding: .utf8)) ?? "").contains(Self.token))
+        // inspect's JSON says it too, with the chain it judged (it looked healthy, the reason on stderr only).
+        let json = try InProcess.apnsctl(["inspect", pem, "-o", "json"], directory: dir.path)
+        #expect(json.status == 77, "\(json.stderr)")
+        let object = try jsonObject(json.stdout)
+        let refused = object["tls_refused"] as? String
+        #expect(refused?.hasPrefix(String(c.words.dropFirst("push.pem: ".count))) == true, "\(json.stdout)")
+        #expect(object["chain"] as? [String] == ["Home-made CA"], "\(json.stdout)")
+        let text = try InProcess.apnsctl(["inspect", pem], directory: dir.path)
+        #expect(text.stdout.contains("tls:"), "\(text.stdout)")
         let doctor = try InProcess.apnsctl(
             ["doctor", "--cert", pem, "--endpoint", mock.endpoint, "--ca-file", mock.caFile], directory: dir.path)
         #expect(doctor.status == 77, "\(doctor.stdout)\(doctor.stderr)")
