@@ -141,6 +141,9 @@ import Testing
                 == "the device token has quotes around it (a second pair of shell quotes, or a copy from JSON): give \(a) without them"
         )
         #expect(throws: DeviceToken.Problem.notHex(character: "\"")) { try DeviceToken(parsing: "\"" + a) }
+        // Quotes nested as deep as a long argument goes are read once, not quote by quote (no deep recursion).
+        let nested = String(repeating: "\"'", count: 50_000) + a + String(repeating: "'\"", count: 50_000)
+        #expect(throws: DeviceToken.Problem.self) { try DeviceToken(parsing: nested) }
     }
 
     @Test func deviceTokenBase64GetsAHint() throws {

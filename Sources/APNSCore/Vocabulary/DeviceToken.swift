@@ -124,7 +124,10 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         if unlisted.count > 2, let first = unlisted.first, let last = unlisted.last,
             first == last && (first == "\"" || first == "'")
                 || TypographicQuote.straight(first) != nil && TypographicQuote.straight(last) != nil,
-            case let inside = unlisted.dropFirst().dropLast(), inside.first != first,
+            // No quote inside: the token is parsed once more at most, never quote by quote (a long value of nested
+            // quotes would recurse as deep as it is long).
+            case let inside = unlisted.dropFirst().dropLast(),
+            !inside.contains(where: { $0 == "\"" || $0 == "'" || TypographicQuote.straight($0) != nil }),
             let token = try? DeviceToken(parsing: String(inside))
         {
             throw .quoted(hex: token.hex)
