@@ -64,8 +64,9 @@ extension APNSCtl {
                 alert); the priority is 10, or 5 for background (none for widgets and controls).
 
                 One TLS connection (HTTP/2, ALPN h2) carries every device, up to the server's stream limit \
-                (at most 1000, or --concurrency) at a time, and every device gets exactly one result line \
-                (text) or JSON object (-o json). Delivery is at most once: after GOAWAY or a dropped \
+                (at most 1000, or --concurrency) at a time, and every device taken gets exactly one result \
+                line (text) or JSON object (-o json); those a stopped run never took (an interrupt, a pipe \
+                given up on) are counted as never sent. Delivery is at most once: after GOAWAY or a dropped \
                 connection, a notification is sent again on a new connection only when the server provably \
                 did not process it (its stream was above GOAWAY's last stream, it was refused, or its request \
                 never completely left). One that was completely sent and then lost its connection may have \
