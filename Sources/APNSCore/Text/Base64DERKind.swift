@@ -34,6 +34,18 @@ public enum Base64DERKind: Sendable, Equatable {
         }
     }
 
+    /// How a whole PEM file encoded in base64 starts (`-----BEGIN` encoded): decoded, it is PEM text.
+    public static let encodedPEMStart = "LS0tLS1CRUdJT"
+
+    /// Whether `bytes` are base64 text (standard alphabet and padding), with the line breaks `base64` wraps at 76
+    /// columns: the form a file kept as a CI secret takes.
+    public static func isBase64Text(_ bytes: some Sequence<UInt8>) -> Bool {
+        bytes.allSatisfy { b in
+            (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || (0x30...0x39).contains(b) || b == 0x2B
+                || b == 0x2F || b == 0x3D || b == 0x0A || b == 0x0D
+        }
+    }
+
     /// Where the contents of the SEQUENCE at `offset` start; nil when no SEQUENCE header is there.
     private static func contents(of bytes: [UInt8], at offset: Int) -> Int? {
         guard offset + 1 < bytes.count, bytes[offset] == 0x30 else { return nil }

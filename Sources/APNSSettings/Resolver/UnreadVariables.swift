@@ -62,7 +62,10 @@ public enum UnreadVariables {
         var typedCase: [String: String] = [:]
         let unread = Set(
             variables.compactMap { name, value -> String? in
-                let upper = name.uppercased()
+                // Every variable of the environment passes here at start-up: only a name starting with an a is
+                // put in upper case.
+                guard name.utf8.first.map({ $0 | 0x20 == UInt8(ascii: "a") }) == true else { return nil }
+                let upper = name.hasPrefix("APNSCTL_") ? name : name.uppercased()
                 guard upper.hasPrefix("APNSCTL_"), !value.isEmpty, !known.contains(upper), !given.contains(upper)
                 else { return nil }
                 if upper != name { typedCase[upper] = name }

@@ -70,19 +70,13 @@ public enum SettingParser {
         }
         /// A credential variable holding a whole file in base64 (`base64 push.p12`, wrapped at 76 columns or not).
         func base64File(_ text: String) throws(SettingsProblem) {
-            let base64 = text.utf8.allSatisfy { b in
-                (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || (0x30...0x39).contains(b)
-                    || b == 0x2B || b == 0x2F || b == 0x3D || b == 0x0A || b == 0x0D
-            }
-            guard base64, text.count > VariableEcho.limit else { return }
+            guard Base64DERKind.isBase64Text(text.utf8), text.count > VariableEcho.limit else { return }
             let kind = Base64DERKind(base64: String(text.prefix(while: { !$0.isNewline })))
-            // A PEM file encoded whole starts `LS0tLS1CRUdJTi` (`-----BEGIN`): decoded, it is PEM text.
+            // The name the decoded file is given: what it holds (a PEM file encoded whole decodes to PEM text).
             let file =
-                kind == .certificate
-                ? "push.cer"
-                : text.hasPrefix("LS0tLS1CRUdJT")
-                    ? (setting.name == "auth-key" ? "AuthKey.p8" : "push.pem")
-                    : setting.name == "auth-key" ? "AuthKey.p8" : "push.p12"
+                if kind == .certificate { "push.cer" } else if setting.name == "auth-key" {
+                    "AuthKey.p8"
+                } else if text.hasPrefix(Base64DERKind.encodedPEMStart) { "push.pem" } else { "push.p12" }
             let characters = text.filter { !$0.isNewline }.count
             throw bad(
                 "\(characters) characters of base64 (a file encoded for a CI secret, say), not a path or PEM text; "

@@ -154,16 +154,12 @@ extension CLIError {
     /// A file of base64 text whose bytes decode to a DER structure (a `.p12` or `.cer`) or to PEM text (a `.p8`, a
     /// `.pem`): a file encoded for a CI secret. Nil for anything else.
     fileprivate static func base64Content(_ path: String) -> Base64Content? {
-        guard let start = FileSystem.readStart(path, count: 64), start.count >= 8 else { return nil }
-        let alphabet = { (c: UInt8) in
-            (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 43 || c == 47 || c == 61
-                || c == 10 || c == 13
-        }
-        guard start.allSatisfy(alphabet) else { return nil }
-        // DER's SEQUENCE with a long length (0x30 0x82 …) starts "MII" (or "MIA"…"MIJ") in base64; "-----BEGIN"
-        // starts "LS0tLS1CRUdJT".
+        guard let start = FileSystem.readStart(path, count: 64), start.count >= 8,
+            Base64DERKind.isBase64Text(start)
+        else { return nil }
+        // DER's SEQUENCE with a long length (0x30 0x82 …) starts "MII" (or "MIA"…"MIJ") in base64.
         if start.starts(with: Array("MI".utf8)) { return .der }
-        if start.starts(with: Array("LS0tLS1CRUdJT".utf8)) { return .pem }
+        if start.starts(with: Array(Base64DERKind.encodedPEMStart.utf8)) { return .pem }
         return nil
     }
 
