@@ -16,7 +16,7 @@ public struct SendSummary: Sendable, Equatable {
     /// SIGINT or SIGTERM, when a signal cut the run short.
     public var interruptedBy: Int32? = nil
     /// The run gave up (a failed connection, `--timeout`) before the end of a list that may never end (a pipe),
-    /// and left the rest of it unread.
+    /// and left the rest of it unread; or a checked list file was cut while it was sent, and its rest is gone.
     public var listLeftUnread = false
     /// Of a list left unread: something may still be in it (set by the caller, who read what was already there).
     public var listRestUnread = false

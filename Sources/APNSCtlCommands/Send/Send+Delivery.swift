@@ -41,7 +41,8 @@ extension APNSCtl.Send {
         _ settings: ResolvedSettings, _ requests: RequestSource, to target: DeliveryTarget, format: OutputFormat,
         in world: CommandWorld, unsent: UnsentDevices? = nil, skippedLines: @escaping () -> Int = { 0 },
         streamRemainder: () -> (held: [DeviceToken], readToEnd: Bool) = { ([], false) },
-        listStop: () -> String? = { nil }, finished: ((SendSummary) -> Void)? = nil
+        listStop: () -> String? = { nil }, lostFromList: () -> Int = { 0 },
+        finished: ((SendSummary) -> Void)? = nil
     ) throws(CLIError) {
         let (route, total, noun, fallback) = (target.route, target.total, target.noun, target.fallback)
         let configuration = Self.senderConfiguration(settings, for: target, in: world)
@@ -125,7 +126,10 @@ extension APNSCtl.Send {
             unsent?.note(result)
             recorder?.add(result, name: result.device.flatMap { name?($0.hex) }, route: route)
         }
-        // Interrupted, or given up with a pipe's rest unread: either way a list's rest was never sent.
+        // A checked file cut while it was sent ended before its devices did: those it lost are never sent, as a
+        // stopped run's rest.
+        if summary.interruptedBy == nil && lostFromList() > 0 { summary.listLeftUnread = true }
+        // Interrupted, given up with a pipe's rest unread, or a file cut: either way a list's rest was never sent.
         let stopped = summary.interruptedBy != nil || summary.listLeftUnread
         if stopped, let total { summary.notSent = max(0, total - summary.total) }
         let left = leftUnsent()

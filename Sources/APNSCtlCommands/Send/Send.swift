@@ -294,9 +294,16 @@ extension APNSCtl {
                         (plan.devices.source.takeHeld(), plan.devices.file?.streamHasNoRest ?? false)
                     },
                     listStop: {
-                        plan.devices.file.flatMap {
-                            $0.streamProblem == nil ? nil : "\(SendRecorder.listStopped) \($0.linesRead)"
+                        guard let file = plan.devices.file else { return nil }
+                        if file.streamProblem != nil { return "\(SendRecorder.listStopped) \(file.linesRead)" }
+                        if case .cut(_, _, let read, _)? = file.changeSinceCheck {
+                            return "\(SendRecorder.listCut) \(read)"
                         }
+                        return nil
+                    },
+                    lostFromList: {
+                        guard case .cut(_, _, _, let lost)? = plan.devices.file?.changeSinceCheck else { return 0 }
+                        return lost
                     }, finished: { sent = $0.sent })
             } catch {
                 outcome = error

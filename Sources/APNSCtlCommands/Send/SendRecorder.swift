@@ -76,6 +76,8 @@ final class SendRecorder {
 
     /// How an entry's outcome says that its streamed list stopped at a bad line (a replay warns of it).
     static let listStopped = "the list stopped at its bad line"
+    /// Said in the outcome of a run whose `--devices` file was cut while it was sent, with the last line read.
+    static let listCut = "the list file was cut after line"
 
     /// Writes the entry and returns its number; a failure is one warning on the world's standard error.
     /// `skippedLines`: the `--skip-invalid` lines of the list, said in the outcome as the summary says them;

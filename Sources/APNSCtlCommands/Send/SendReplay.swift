@@ -127,9 +127,12 @@ extension APNSCtl.Send {
             // again those whose outcome was unknown.
             let unknown = results.filter(\.unknownOutcome).count
             if entry.interrupted || entry.counts.withoutResult > 0 {
+                let cut = !entry.interrupted && entry.counts.outcome.contains(SendRecorder.listCut)
                 let stop =
                     entry.outputLost
-                    ? "was stopped when its output was lost" : entry.interrupted ? "was interrupted" : "gave up"
+                    ? "was stopped when its output was lost"
+                    : entry.interrupted
+                        ? "was interrupted" : cut ? "lost part of its list (the file was cut)" : "gave up"
                 // An entry recorded before the history counted them says only that there were some.
                 let never = entry.counts.withoutResult
                 let neverSent =
@@ -141,9 +144,9 @@ extension APNSCtl.Send {
                             : "")
                         // A run that gave up never sent the devices with a result either: the others are those it
                         // read and never took.
-                        + "; \(neverSent) it \(entry.interrupted ? "never sent" : "read without sending") "
+                        + "; \(neverSent) it \(entry.interrupted ? "never sent" : cut ? "never read" : "read without sending") "
                         + "\(never == 1 ? "is" : "are") not in the history: send \(never == 1 ? "it" : "them") from its "
-                        + "--unsent file or the list it read"
+                        + "--unsent file or \(cut ? "a copy of the list as it was" : "the list it read")"
                 )
             } else if entry.counts.outcome.contains(SendRecorder.listStopped) {
                 world.standardError.warning(

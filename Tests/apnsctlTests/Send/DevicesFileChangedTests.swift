@@ -64,4 +64,43 @@ import Testing
             comment.contains("# the rest of --devices \(list) after line \(sent) was cut off while it was sent"),
             "\(comment)")
     }
+
+    /// The devices a cut list lost are never sent, and counted as such: in the summary line, in the history's
+    /// total and never-sent counts, and in the warning of a replay, as a stopped run's are. Only the error line
+    /// and `--unsent` counted them: the summary and the history showed a smaller run that went well.
+    @Test func theDevicesACutListLostAreCountedInTheSummaryAndTheHistory() throws {
+        let held = try HeldAnswerMock()
+        let home = try HistoryHome()
+        let dir = try TemporaryDirectory(prefix: "list-cut-counted")
+        let tokens = (1...3000).map { String(format: "%064x", $0) }
+        let list = try dir.write("list.txt", tokens.joined(separator: "\n") + "\n")
+        let run = try InProcess.Run(
+            held.send(["--alert", "x", "--devices", list, "-q"]), environment: home.environment)
+        #expect(held.waitForTheFirstAnswer())
+        let handle = try #require(FileHandle(forWritingAtPath: list))
+        try handle.truncate(atOffset: 0)
+        try handle.close()
+        held.release()
+        let r = run.result(within: 60)
+        #expect(r.status == 66, "\(r.stderr)")
+        let lostText = try #require(r.stderr.firstMatch(of: /now\): (\d+) devices after line/)?.1, "\(r.stderr)")
+        let lost = Int(lostText) ?? 0
+        let sent = tokens.count - lost
+        #expect(lost > 0 && sent > 0, "\(r.stderr)")
+        #expect(r.lines.last == "sent \(sent): \(sent) accepted; \(lost) never sent", "\(r.stdout)")
+        let shown = try home.show("last")
+        #expect(shown["total"] as? Int == tokens.count, "\(shown)")
+        #expect(shown["never_sent"] as? Int == lost, "\(shown)")
+        #expect(
+            shown["outcome"] as? String
+                == "\(tokens.count) devices: \(sent) accepted; \(lost) never sent; the list file was cut after line \(sent)",
+            "\(shown)")
+        let text = try home.run(["history", "show", "last"]).lines
+        #expect(text.last { $0.hasPrefix("sent ") } == "sent \(sent): \(sent) accepted; \(lost) never sent", "\(text)")
+        let replay = try home.run(["send", "--replay", "last", "--dry-run", "--cert", held.mock.certificateFile])
+        #expect(
+            replay.stderr.contains(
+                "entry #1 lost part of its list (the file was cut): the history holds only the \(sent) devices it has a result for, which this replay sends again; the \(lost) devices it never read are not in the history: send them from its --unsent file or a copy of the list as it was"
+            ), "\(replay.stderr)")
+    }
 }
