@@ -141,8 +141,9 @@ public enum CredentialLoader {
         bytes: [UInt8], name path: String,
         keyIDFromFileName: String?
     ) throws(CredentialProblem) -> SigningKey {
-        // A .p12 is recognised by its structure before anything asks for its passphrase: it belongs in --cert.
-        if isPKCS12(bytes) { throw .notSigningKey(path: path, found: "a PKCS#12 (.p12) file") }
+        // A .p12 is recognised by its structure before anything asks for its passphrase: it belongs in --cert,
+        // unless it shows that it holds a key alone.
+        if let found = pkcs12Found(bytes) { throw .notSigningKey(path: path, found: found) }
         OpenSSLError.clearQueue()
         let parsed: Parsed
         do { parsed = try parse(bytes, path: path, passphrase: .none) } catch {
@@ -165,7 +166,15 @@ public enum CredentialLoader {
     /// A file where a `.p8` key belongs that asks for a passphrase: a PKCS#12 is no key file, and any other is an
     /// encrypted key (Apple's are not encrypted). Nothing that reads a signing key asks for a passphrase.
     static func signingKeyProblem(needingAPassphrase bytes: [UInt8], path: String) -> CredentialProblem {
-        isPKCS12(bytes) ? .notSigningKey(path: path, found: "a PKCS#12 (.p12) file") : .encryptedSigningKey(path: path)
+        pkcs12Found(bytes).map { .notSigningKey(path: path, found: $0) } ?? .encryptedSigningKey(path: path)
+    }
+
+    /// What a PKCS#12 is, said as `notSigningKey`'s `found`, told without its passphrase; nil when `bytes` are none.
+    static func pkcs12Found(_ bytes: [UInt8]) -> String? {
+        guard !PEMBlock.looksLikePEM(bytes), bytes.first == DER.Tag.sequence,
+            let bundle = try? PKCS12Bundle(der: bytes)
+        else { return nil }
+        return bundle.visiblyHoldsOnlyAKey ? CredentialProblem.keyOnlyPKCS12Found : "a PKCS#12 (.p12) file"
     }
 
     /// Whether `bytes` hold a private key, told without a passphrase: a PKCS#12, or PEM with a private-key block

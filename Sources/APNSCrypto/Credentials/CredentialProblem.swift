@@ -47,6 +47,8 @@ public enum CredentialProblem: Error, Equatable, Sendable {
 
     /// `notSigningKey`'s `found` for a public key where the signing key belongs (the CLI says what takes one).
     public static let publicKeyFound = "a public key, which signs nothing"
+    /// `notSigningKey`'s `found` for a `.p12` that shows a private key and no certificate (a key exported alone).
+    public static let keyOnlyPKCS12Found = "a PKCS#12 (.p12) file holding a private key alone, with no certificate"
     /// An `--auth-key` PEM that is encrypted: Apple's `.p8` keys never are, and `jwt`/`send` take no
     /// passphrase for them.
     case encryptedSigningKey(path: String)

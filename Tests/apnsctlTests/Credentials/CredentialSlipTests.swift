@@ -724,6 +724,38 @@ extension CredentialSlipTests {
         }
     }
 
+    /// The same `.p12` given to `--auth-key`, with or without a password: said to hold a key alone, with the file
+    /// each auth takes. It was told "a certificate belongs in --cert", which then said it held no certificate. A
+    /// `.p12` whose certificate is hidden by its password still points to `--cert`.
+    @Test func aKeyOnlyPKCS12GivenAsTheAuthKeyIsSaidToHoldAKeyAlone() throws {
+        let dir = try TemporaryDirectory(prefix: "key-only-auth")
+        let key = try dir.write(
+            "key.pem", try CredentialFixtures.universal.privateKey.pkcs8PEM(passphrase: nil), mode: 0o600)
+        let cert = try dir.pem("push.pem", CredentialFixtures.universal)
+        for (file, password, certificate) in [
+            ("key.p12", "", false), ("locked.p12", "secret", false), ("push.p12", "secret", true),
+        ] {
+            let made = try CommandRunner.run(
+                "openssl",
+                ["pkcs12", "-export", "-inkey", key, "-out", dir.file(file), "-passout", "pass:\(password)"]
+                    + (certificate ? ["-in", cert] : ["-nocerts"]))
+            #expect(made.status == 0, "\(made.stderr)")
+            let r = try InProcess.apnsctl([
+                "send", "--auth-key", dir.file(file), "--key-id", "ABCDE12345", "--team-id", "TEAM123456", "--topic",
+                "com.example.app", "-d", String(repeating: "3f2a", count: 16), "--alert", "hi", "--dry-run",
+            ])
+            #expect(r.status == 77, "\(file): \(r.stderr)")
+            if certificate {
+                #expect(r.stderr.contains("a certificate belongs in --cert"), "\(r.stderr)")
+            } else {
+                #expect(
+                    r.stderr.contains(
+                        "--auth-key \(dir.file(file)): this is a PKCS#12 (.p12) file holding a private key alone, with no certificate, not a .p8 signing key; token auth takes the AuthKey_<KEYID>.p8 file downloaded from the Apple Developer portal (Keys), and certificate auth a .p12 exported with the push certificate and its key (--cert)"
+                    ), "\(r.stderr)")
+            }
+        }
+    }
+
     /// Ctrl-D at convert's second password prompt: a password was typed, so it is said not to have been repeated
     /// (it said "no password entered").
     @Test func anEndOfInputAtTheRepeatPromptIsSaidAsSuch() throws {

@@ -126,6 +126,11 @@ extension CredentialProblem {
         where !takesCertificates && (found.hasPrefix("a certificate") || found.hasPrefix("a PKCS#12")):
             // Named by where it came from by the caller, which knows (a flag, a profile, a variable's PEM).
             return "\(p): this is \(found), not a .p8 signing key; " + CredentialMessages.tokensNeedTheP8
+        case .notSigningKey(let p, CredentialProblem.keyOnlyPKCS12Found):
+            // No certificate to point to --cert: the two files each auth takes.
+            return "--auth-key \(p): this is \(CredentialProblem.keyOnlyPKCS12Found), not a .p8 signing key; token "
+                + "auth takes the AuthKey_<KEYID>.p8 file downloaded from the Apple Developer portal (Keys), and "
+                + "certificate auth a .p12 exported with the push certificate and its key (--cert)"
         case .notSigningKey(let p, let found) where found.hasPrefix("a certificate") || found.hasPrefix("a PKCS#12"):
             // The usual mix-up: a push certificate given where the token key goes.
             // A variable's PEM has no path to pass: the certificate's own variable is the place.
