@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
@@ -117,6 +118,35 @@ import Testing
         let b = try jsonObject(bare.stdout)
         #expect(b["has_private_key"] as? Bool == false)
         #expect(b["key_matches"] is NSNull)
+    }
+
+    /// A certificate with hours left, or expired hours ago, is said to be so in days as "less than a day": it was
+    /// "0 days left", read as already expired, and "EXPIRED 0 days ago". The JSON keeps its whole days.
+    @Test func hoursAreSaidAsLessThanADay() throws {
+        let dir = try TemporaryDirectory()
+        let now = SystemClock.now()
+        let soon = try dir.pem(
+            "soon.pem",
+            try CredentialGenerator.makePushCertificate(
+                ca: CredentialFixtures.ca, bundleID: "com.example.soon", kind: .development,
+                validity: Validity(notBefore: now - 400 * 86_400, notAfter: now + 5 * 3_600)))
+        let gone = try dir.pem(
+            "gone.pem",
+            try CredentialGenerator.makePushCertificate(
+                ca: CredentialFixtures.ca, bundleID: "com.example.gone", kind: .development,
+                validity: Validity(notBefore: now - 400 * 86_400, notAfter: now - 5 * 3_600)))
+        let left = try InProcess.apnsctl(["inspect", soon])
+        #expect(left.status == 0, "\(left.stderr)")
+        #expect(left.stdout.contains("(less than a day left)"), "\(left.stdout)")
+        let json = try jsonObject(try InProcess.apnsctl(["inspect", soon, "-o", "json"]).stdout)
+        #expect(json["days_remaining"] as? Int == 0)
+        // Doctor's credentials line comes before its network checks (an endpoint nothing listens on).
+        let doctor = try InProcess.apnsctl(["doctor", "--cert", soon, "--endpoint", "https://127.0.0.1:9"])
+        #expect(doctor.stdout.contains("(less than a day left)"), "\(doctor.stdout)")
+        let expired = try InProcess.apnsctl(["inspect", gone])
+        #expect(expired.status == 77, "\(expired.stderr)")
+        #expect(expired.stdout.contains("EXPIRED less than a day ago"), "\(expired.stdout)")
+        #expect(expired.stderr.contains("(less than a day ago)"), "\(expired.stderr)")
     }
 
     @Test func expiredIsShownThenExits77() throws {
