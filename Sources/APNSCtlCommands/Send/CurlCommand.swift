@@ -88,11 +88,20 @@ struct CurlCommand {
                 FileSystem.namesStandardInput(given)
                 ? nil : (try? FileSystem.read(given)).map { PKCS12LegacyCiphers.used(in: $0) }
             if legacy != false {
-                legacyCertificate(
-                    path: path, passphraseFile: passphraseFile, needed: identity.neededPassphrase, known: legacy == true
-                )
+                convertedForCurl(
+                    path: path, key: nil, passphraseFile: passphraseFile, needed: identity.neededPassphrase,
+                    why:
+                        "\(Self.commentSafe(path)) \(legacy == true ? "uses" : "may use") legacy RC2 encryption, which "
+                        + "curl's OpenSSL 3 cannot read")
                 return
             }
+        }
+        // curl reads a DER key unencrypted only: an encrypted one (PKCS#8) is made PEM as a legacy .p12 is.
+        if let keyPath, identity.keyIsDER, identity.neededPassphrase {
+            convertedForCurl(
+                path: path, key: keyPath, passphraseFile: passphraseFile, needed: true,
+                why: "\(Self.commentSafe(keyPath)) is an encrypted DER key, which curl cannot read")
+            return
         }
         variables.append("APNS_CERT=\(ShellWord.quoted(path))")
         let certType =
@@ -159,19 +168,21 @@ struct CurlCommand {
         config.append("\(option) = \"\(value)\"")
     }
 
-    /// A legacy RC2 `.p12`, which curl's OpenSSL 3 cannot read: the block makes a PEM with `apnsctl convert`
-    /// (same passphrase sources as send) and gives curl that.
-    private mutating func legacyCertificate(path: String, passphraseFile: String?, needed: Bool, known: Bool = true) {
+    /// Credentials curl cannot read (`why`: a legacy RC2 `.p12`, an encrypted DER key beside the certificate): the
+    /// block makes a PEM with `apnsctl convert` (same passphrase sources as send) and gives curl that.
+    private mutating func convertedForCurl(
+        path: String, key: String?, passphraseFile: String?, needed: Bool, why: String
+    ) {
         let pem = path + ".pem"
         variables.append(
-            "# \(Self.commentSafe(path)) \(known ? "uses" : "may use") legacy RC2 encryption, which curl's OpenSSL 3 "
-                + "cannot read; this makes a PEM curl can use (certificate and unencrypted key, mode 0600; delete it "
+            "# \(why); this makes a PEM curl can use (certificate and unencrypted key, mode 0600; delete it "
                 + "afterwards)")
         if needed, passphraseFile == nil {
             variables.append("# the passphrase: set APNSCTL_PASSPHRASE before running this")
         }
         variables.append(
-            "apnsctl convert \(ShellWord.quoted(path)) -o \(ShellWord.quoted(pem)) --force"
+            "apnsctl convert \(ShellWord.quoted(path))" + (key.map { " --key \(ShellWord.quoted($0))" } ?? "")
+                + " -o \(ShellWord.quoted(pem)) --force"
                 + (passphraseFile.map { " --passphrase-file \(ShellWord.quoted($0))" } ?? ""))
         variables.append("APNS_CERT=\(ShellWord.quoted(pem))")
         words.append("--cert \"$APNS_CERT\"")

@@ -14,6 +14,9 @@ import Testing
         /// Exported with an empty password: apnsctl opens it without asking, and so does curl, so the block
         /// asks for no passphrase (it said to set APNSCTL_PASSPHRASE, which works only unset).
         case pkcs12EmptyPassword, legacyPKCS12EmptyPassword
+        /// An encrypted PKCS#8 key in DER beside a DER certificate: curl reads DER keys unencrypted only, so the
+        /// block converts them to PEM first. It gave curl the DER key, which curl could not open.
+        case encryptedDER
     }
 
     /// The lines from the first `#` line that mentions curl to the end.
@@ -35,7 +38,8 @@ import Testing
             switch input {
             case .pem:
                 credential = ["--cert", mock.certificate]
-            case .der:
+            case .der, .encryptedDER:
+                // The portal's DER certificate, and its key in DER: plain, or PKCS#8 under the passphrase.
                 let cert = dir.file("aps.cer")
                 let key = dir.file("key.der")
                 #expect(
@@ -43,10 +47,16 @@ import Testing
                         "openssl", ["x509", "-in", mock.certificate, "-outform", "DER", "-out", cert]
                     )
                     .status == 0)
+                let keyForm =
+                    input == .der
+                    ? ["pkey"] : ["pkcs8", "-topk8", "-v2", "aes-256-cbc", "-passout", "pass:\(secret)"]
                 #expect(
-                    try CommandRunner.run("openssl", ["pkey", "-in", mock.certificate, "-outform", "DER", "-out", key])
-                        .status == 0)
+                    try CommandRunner.run(
+                        "openssl", keyForm + ["-in", mock.certificate, "-outform", "DER", "-out", key]
+                    )
+                    .status == 0)
                 credential = ["--cert", cert, "--key", key]
+                if input == .encryptedDER { environment["APNSCTL_PASSPHRASE"] = secret }
             case .pkcs12, .pkcs12PassphraseFile, .pkcs12QuotedPassphrase:
                 let p12 = dir.file("push.p12")
                 try OpenSSLFixtures.exportPKCS12(mock.certificate, to: p12, passphrase: secret)
@@ -84,7 +94,8 @@ import Testing
             #expect(!dry.stdout.contains(secret), "the passphrase is never printed")
             let script = try #require(Self.curlPart(dry.stdout), "\(dry.stdout)")
             #expect(
-                script.contains("apnsctl convert") == [.legacyPKCS12, .legacyPKCS12EmptyPassword].contains(input),
+                script.contains("apnsctl convert")
+                    == [.legacyPKCS12, .legacyPKCS12EmptyPassword, .encryptedDER].contains(input),
                 "\(script)")
             if [.pkcs12EmptyPassword, .legacyPKCS12EmptyPassword].contains(input) {
                 #expect(!script.contains("PASSPHRASE") && !script.contains("pass ="), "\(script)")
@@ -105,7 +116,7 @@ import Testing
             let expected: [String] =
                 switch input {
                 case .tokenAuth: ["jwt"]
-                case .legacyPKCS12, .legacyPKCS12EmptyPassword: ["convert"]
+                case .legacyPKCS12, .legacyPKCS12EmptyPassword, .encryptedDER: ["convert"]
                 default: []
                 }
             #expect(apnsctl.calls.compactMap { $0.first } == expected, "\(apnsctl.calls)\n\(script)")
