@@ -484,13 +484,17 @@ import Testing
         h.expectOneResultEach(100)
     }
 
-    @Test func aServerThatSendsGoAwayEveryNRequestsGetsNAtATimeAfterTheSecond() {
+    /// With no reason (nginx's `keepalive_requests`) or APNs' graceful `Shutdown`, which the mock's GOAWAY fault
+    /// sends: the budget was learnt only without a reason, so every connection then had its extra requests refused.
+    @Test(arguments: [nil, "Shutdown"])
+    func aServerThatSendsGoAwayEveryNRequestsGetsNAtATimeAfterTheSecond(reason: String?) {
         var h = Harness(items: 1000, settings: 150)
         var submittedPer: [Int: Int] = [:]
         h.settle()
         let first = h.current
         h.answer(Array(h.open(on: first).prefix(100)), on: first)
-        h.goAway(last: 199, on: first)  // graceful, after 100 requests: maybe the server's budget per connection
+        // Graceful, after 100 requests: maybe the server's budget per connection.
+        h.goAway(last: 199, on: first, reason: reason)
         h.settle()
         // The second connection is not held to it (one GOAWAY may be a restart): it is sent more, and its GOAWAY
         // after the same 100 confirms the budget.
@@ -498,7 +502,7 @@ import Testing
         #expect(second != first)
         h.answer(Array(h.open(on: second).prefix(100)), on: second)
         #expect(Int((h.nextStream[second] ?? 1) - 1) / 2 > 100, "one GOAWAY alone sets no budget")
-        h.goAway(last: 199, on: second)
+        h.goAway(last: 199, on: second, reason: reason)
         var refusedAfterFirst = 0
         for _ in 0..<200 where !h.finished {
             h.settle()
@@ -507,7 +511,7 @@ import Testing
                 let served = h.open(on: id)
                 if submittedPer[id] ?? 0 >= 100 && !served.isEmpty {
                     h.answer(served, on: id)
-                    h.goAway(last: 199, on: id)
+                    h.goAway(last: 199, on: id, reason: reason)
                 } else {
                     h.answer(served, on: id)
                 }
@@ -544,6 +548,32 @@ import Testing
         h.drain()
         h.expectOneResultEach(1000)
         #expect(carried == 900, "the second connection carried the rest: \(carried)")
+    }
+
+    /// GOAWAYs with another reason of APNs' (after a rejected token), even after the same count on two connections
+    /// in a row: no budget, the third connection carries the rest.
+    @Test func goAwaysWithAnotherReasonAreNoBudget() {
+        var h = Harness(items: 1000, settings: 150)
+        h.settle()
+        var second = 0
+        for _ in 0..<2 {
+            second = h.current
+            h.answer(Array(h.open(on: second).prefix(100)), on: second)
+            h.goAway(last: 199, on: second, reason: "ExpiredProviderToken")
+            h.settle()
+        }
+        var carried = 0
+        for _ in 0..<300 where !h.finished {
+            h.settle()
+            for id in h.connections where id > second {
+                carried = max(carried, Int((h.nextStream[id] ?? 1) - 1) / 2)
+                h.answer(h.open(on: id), on: id)
+            }
+            for id in h.connections where id <= second { h.answer(h.open(on: id), on: id) }
+        }
+        h.drain()
+        h.expectOneResultEach(1000)
+        #expect(carried > 100, "a connection after the second carried more than 100: \(carried)")
     }
 
     @Test func aSpareThatCannotOpenCostsATryNotTheRun() {

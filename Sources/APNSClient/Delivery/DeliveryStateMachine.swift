@@ -1,3 +1,5 @@
+import APNSCore
+
 /// The sender's rules with no I/O in them: what to submit next and on which connection, what an answer,
 /// a reset, a GOAWAY or the end of a connection means for each request, when to reconnect and how long
 /// to wait first, when to give up, and what an interrupt leaves behind.
@@ -145,7 +147,7 @@ struct DeliveryStateMachine<Item, Answer> {
     /// learnt from two such GOAWAYs after the same count: later connections hand over to the spare after that
     /// many, so no request is sent only to be refused and sent again a round trip later.
     private var requestsPerConnection = Int.max
-    /// The count the last graceful GOAWAY without a reason came after, waiting for a second to confirm it.
+    /// The count the last graceful GOAWAY came after, waiting for a second to confirm it.
     private var goAwayServed: Int? = nil
 
     // The run.
@@ -401,12 +403,13 @@ struct DeliveryStateMachine<Item, Answer> {
     mutating func goAwayReceived(_ connection: Int, lastStreamID: Int32, _ notice: GoAwayNotice) {
         guard let i = index(of: connection) else { return }
         goAwaySeen = true
-        // A graceful GOAWAY with no reason, after at least 100 requests and after the same number as the last
-        // one: a per-connection budget (client streams are 1, 3, 5…). One alone is a restart, and one with a reason
-        // is APNs saying why (after a rejected token, say): taken as a budget, either made the rest of a batch a
-        // new TLS connection every N requests, the churn APNs may take for an attack.
+        // A graceful GOAWAY (no reason, or APNs' `Shutdown`), after at least 100 requests and after the same number
+        // as the last one: a per-connection budget (client streams are 1, 3, 5…). One alone is a restart, and one
+        // with another reason is APNs saying why (after a rejected token, say): taken as a budget, either made the
+        // rest of a batch a new TLS connection every N requests, the churn APNs may take for an attack.
         let served = (Int(lastStreamID) + 1) / 2
-        if notice.errorCode == 0 && notice.explanation == nil && served >= 100 {
+        let graceful = notice.explanation == nil || notice.explanation == APNSReason.shutdown.rawValue
+        if notice.errorCode == 0 && graceful && served >= 100 {
             if goAwayServed == served {
                 requestsPerConnection = served
                 for j in connections.indices where j != i { connections[j].budget = served }
