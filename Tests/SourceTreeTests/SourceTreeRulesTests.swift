@@ -27,7 +27,7 @@ import Testing
     static let primitives: Set<String> = [
         "Lock", "Condition", "LockedValue", "Socket", "FileLock", "Handle", "WakePipe", "WaitableValue", "OutputSink",
         "BackgroundResult",
-        "TLSContext", "PublicKey", "PrivateKey", "SecretBytes", "X509Certificate",
+        "TLSContext", "TLSSession", "PublicKey", "PrivateKey", "SecretBytes", "X509Certificate",
     ]
 
     /// The types a file declares `@unchecked Sendable` (`final class Name: @unchecked Sendable`, `extension Name: …`).

@@ -22,8 +22,8 @@ final class BackgroundConnect: Sendable {
     /// Starts opening connection `id`; nil when no thread or pipe could be had (the caller connects inline).
     /// Signals are the sender's business: it abandons the job on an interrupt, so the thread does not watch them.
     static func start(
-        id: Int, endpoint: PushEndpoint, proxy: ProxyServer?, context: TLSContext, timeout: Double,
-        using resolver: NameLookup
+        id: Int, endpoint: PushEndpoint, proxy: ProxyServer?, context: TLSContext, resuming session: TLSSession?,
+        timeout: Double, using resolver: NameLookup
     ) -> BackgroundConnect? {
         guard let wake = WakePipe() else { return nil }
         let job = BackgroundConnect(id: id, wake: wake)
@@ -31,7 +31,9 @@ final class BackgroundConnect: Sendable {
         // The thread keeps `job` (and so the pipe) alive until it has written, even if the sender gave up on it.
         let started = thread.start {
             job.outcome.withLock {
-                $0 = Self.open(endpoint: endpoint, proxy: proxy, context: context, timeout: timeout, using: resolver)
+                $0 = Self.open(
+                    endpoint: endpoint, proxy: proxy, context: context, session: session, timeout: timeout,
+                    using: resolver)
             }
             job.wake.signal()
         }
@@ -41,13 +43,13 @@ final class BackgroundConnect: Sendable {
     }
 
     private static func open(
-        endpoint: PushEndpoint, proxy: ProxyServer?, context: TLSContext,
+        endpoint: PushEndpoint, proxy: ProxyServer?, context: TLSContext, session: TLSSession?,
         timeout: Double, using resolver: NameLookup
     ) -> sending Result<PushConnection, TransportFailure> {
         do throws(TransportFailure) {
             return .success(
                 try PushConnection.open(
-                    endpoint: endpoint, proxy: proxy, context: context, timeout: timeout,
+                    endpoint: endpoint, proxy: proxy, context: context, resuming: session, timeout: timeout,
                     interruptFD: nil, using: resolver))
         } catch {
             return .failure(error)

@@ -44,6 +44,8 @@ extension PushConnection {
         /// The protocol the server chose by ALPN; `h2` is required (checked when the connection is made).
         public let alpn: String?
         public let milliseconds: Double
+        /// An earlier connection's session was resumed (no certificates exchanged).
+        public var resumed = false
     }
 
     /// Looks `host` up with `resolver` within `deadline` (monotonic ns; `timeout` names it in messages).
@@ -85,10 +87,12 @@ extension PushConnection {
 
     /// The TLS client for `endpoint` on `socket` (SNI and verification for the endpoint's host, even
     /// inside a tunnel); `handshake` runs it.
-    public static func startTLS(on socket: Socket, for endpoint: PushEndpoint, context: TLSContext)
-        throws(TransportFailure) -> TLSConnection
-    {
-        do { return try TLSConnection.client(socket: socket, context: context, host: endpoint.host) } catch {
+    public static func startTLS(
+        on socket: Socket, for endpoint: PushEndpoint, context: TLSContext, resuming session: TLSSession? = nil
+    ) throws(TransportFailure) -> TLSConnection {
+        do {
+            return try TLSConnection.client(socket: socket, context: context, host: endpoint.host, resuming: session)
+        } catch {
             throw .tls(error)
         }
     }
@@ -110,7 +114,7 @@ extension PushConnection {
             case .bytes:
                 return Handshake(
                     version: tls.protocolVersion, cipher: tls.cipherName, alpn: tls.negotiatedProtocol,
-                    milliseconds: milliseconds(since: t0))
+                    milliseconds: milliseconds(since: t0), resumed: tls.resumed)
             case .wantRead: interest = .readable
             case .wantWrite: interest = .writable
             case .closed: throw .tls(.handshake("the server closed the connection"))
@@ -135,7 +139,7 @@ extension PushConnection {
         }
         var info = ConnectionInfo(
             endpoint: endpoint, tlsVersion: handshake.version, cipher: handshake.cipher, alpn: "h2",
-            connectMs: connectMs, handshakeMs: handshake.milliseconds)
+            connectMs: connectMs, handshakeMs: handshake.milliseconds, resumed: handshake.resumed)
         if let tunnel {
             info.proxy = tunnel.proxy
             info.tunnelMs = tunnel.milliseconds

@@ -11,6 +11,8 @@ public struct ConnectionInfo: Sendable {
     public let alpn: String
     public let connectMs: Double
     public let handshakeMs: Double
+    /// The handshake resumed the session of an earlier connection of the run.
+    public var resumed = false
     /// The proxy the connection went through (no password); nil when direct. `connectMs` is then the
     /// TCP connect to the proxy.
     public var proxy: ProxyServer? = nil
@@ -68,8 +70,8 @@ public final class PushConnection {
     /// handshake get their own; every step is abandoned
     /// when `interruptFD` becomes readable. `resolver` looks host names up.
     static func open(
-        endpoint: PushEndpoint, proxy: ProxyServer? = nil, context: TLSContext, timeout: Double,
-        interruptFD: Int32?, using resolver: NameLookup
+        endpoint: PushEndpoint, proxy: ProxyServer? = nil, context: TLSContext, resuming session: TLSSession? = nil,
+        timeout: Double, interruptFD: Int32?, using resolver: NameLookup
     ) throws(TransportFailure) -> sending PushConnection {
         let deadline = SystemClock.monotonicNanoseconds() + UInt64(max(0, timeout) * 1e9)
         let resolved: ResolvedHost
@@ -88,7 +90,7 @@ public final class PushConnection {
             try Self.tunnel(
                 through: p, on: connected, to: endpoint, timeout: timeout, interruptFD: interruptFD, using: resolver)
         }
-        let tls = try startTLS(on: connected.socket, for: endpoint, context: context)
+        let tls = try startTLS(on: connected.socket, for: endpoint, context: context, resuming: session)
         let done: Handshake
         do {
             done = try handshake(tls, timeout: timeout, interruptFD: interruptFD, quickAck: proxy != nil)
@@ -99,6 +101,9 @@ public final class PushConnection {
             on: tls, handshake: done, endpoint: endpoint,
             connectMs: resolved.milliseconds + connected.milliseconds, tunnel: tunnel)
     }
+
+    /// The session the next connection to the same endpoint may resume, when the server gave one.
+    var resumableSession: TLSSession? { tls.resumableSession }
 
     /// Queues `request` as a new stream; returns its id.
     func submit(_ request: APNSRequest) throws(TransportFailure) -> Int32 {

@@ -61,9 +61,18 @@ public final class PushSender {
             observer?(.interrupted(signal: signal, inFlight: machine.inFlightCount))
         }
 
+        // The session of the newest connection that had one: the next connection resumes it, skipping the
+        // certificates on both sides (a GOAWAY every N requests costs a handshake each time).
+        var lastSession: TLSSession? = nil
+        func sessionToResume() -> TLSSession? {
+            if let newest = open.last?.connection.resumableSession { lastSession = newest }
+            return lastSession
+        }
+
         func drop(_ id: Int) {
             opening.removeAll { $0.id == id }  // abandoned: its thread finishes and closes what it opened
             guard let i = open.firstIndex(where: { $0.id == id }) else { return }
+            if let session = open[i].connection.resumableSession { lastSession = session }
             open[i].connection.close()
             open.remove(at: i)
         }
@@ -152,11 +161,12 @@ public final class PushSender {
             case .connect(let id):
                 summary.connections = id
                 observer?(.connecting(configuration.endpoint, attempt: id))
+                let session = sessionToResume()
                 // With streams moving on another connection, open this one beside them, not in their way.
                 if !open.isEmpty,
                     let job = BackgroundConnect.start(
                         id: id, endpoint: configuration.endpoint,
-                        proxy: configuration.proxy, context: context,
+                        proxy: configuration.proxy, context: context, resuming: session,
                         timeout: configuration.timeout, using: configuration.nameLookup)
                 {
                     opening.append(job)
@@ -165,7 +175,7 @@ public final class PushSender {
                 do {
                     let connection = try PushConnection.open(
                         endpoint: configuration.endpoint, proxy: configuration.proxy,
-                        context: context, timeout: configuration.timeout,
+                        context: context, resuming: session, timeout: configuration.timeout,
                         interruptFD: interruptFD, using: configuration.nameLookup)
                     opened(id, .success(connection))
                 } catch .interrupted {

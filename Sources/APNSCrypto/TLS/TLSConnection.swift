@@ -49,8 +49,12 @@ public final class TLSConnection {
 
     deinit { SSL_free(pointer) }
 
-    /// A client connection to `host` (SNI for names; host name or IP checked against the certificate).
-    public static func client(socket: Socket, context: TLSContext, host: String) throws(TLSFailure) -> TLSConnection {
+    /// A client connection to `host` (SNI for names; host name or IP checked against the certificate), resuming
+    /// `session` when it is an earlier connection's to the same host with the same context (a server that no
+    /// longer takes it gets a full handshake).
+    public static func client(
+        socket: Socket, context: TLSContext, host: String, resuming session: TLSSession? = nil
+    ) throws(TLSFailure) -> TLSConnection {
         guard let ssl = SSL_new(context.pointer) else {
             throw .configuration(OpenSSLError("creating a TLS connection").description)
         }
@@ -68,9 +72,25 @@ public final class TLSConnection {
                 throw .configuration(OpenSSLError("setting the host name to verify").description)
             }
         }
+        // A session that cannot be set is no failure: the handshake is then a full one.
+        if let session, SSL_set_session(ssl, session.pointer) != 1 { ERR_clear_error() }
         SSL_set_connect_state(ssl)
         return conn
     }
+
+    /// This connection's session, for the next connection to resume; nil when the server gave none that can be
+    /// resumed (no ticket yet: TLS 1.3 sends them after the handshake, read with the first answers).
+    public var resumableSession: TLSSession? {
+        guard let session = SSL_get1_session(pointer) else { return nil }
+        guard SSL_SESSION_is_resumable(session) == 1 else {
+            SSL_SESSION_free(session)
+            return nil
+        }
+        return TLSSession(takingOwnership: session)
+    }
+
+    /// The handshake resumed an earlier session.
+    public var resumed: Bool { SSL_session_reused(pointer) == 1 }
 
     /// A server connection on an accepted socket.
     public static func server(socket: Socket, context: TLSContext) throws(TLSFailure) -> TLSConnection {

@@ -45,14 +45,16 @@ final class SendVerbose {
         case .connecting(let endpoint, let attempt):
             return ["* connecting to \(endpoint.authority)" + (attempt > 1 ? " (connection \(attempt))" : "")]
         case .connected(let i):
+            // A later connection of the run resumed an earlier one's session: no certificates were exchanged.
+            let handshake = "TLS handshake \(SendOutput.milliseconds(i.handshakeMs))" + (i.resumed ? " (resumed)" : "")
             if let proxy = i.proxy, let tunnel = i.tunnelMs {
                 return [
-                    "* TCP connected to proxy \(proxy.display) in \(SendOutput.milliseconds(i.connectMs)); tunnel to \(i.endpoint.authority) in \(SendOutput.milliseconds(tunnel)) (\(i.proxyAnswer ?? "open")); TLS handshake \(SendOutput.milliseconds(i.handshakeMs))",
+                    "* TCP connected to proxy \(proxy.display) in \(SendOutput.milliseconds(i.connectMs)); tunnel to \(i.endpoint.authority) in \(SendOutput.milliseconds(tunnel)) (\(i.proxyAnswer ?? "open")); \(handshake)",
                     "* \(i.tlsVersion), cipher \(i.cipher), ALPN \(i.alpn)",
                 ]
             }
             return [
-                "* TCP connected in \(SendOutput.milliseconds(i.connectMs)); TLS handshake \(SendOutput.milliseconds(i.handshakeMs))",
+                "* TCP connected in \(SendOutput.milliseconds(i.connectMs)); \(handshake)",
                 "* \(i.tlsVersion), cipher \(i.cipher), ALPN \(i.alpn)",
             ]
         case .serverSettings(let max):

@@ -73,6 +73,32 @@ import Testing
         }
     }
 
+    /// A GOAWAY every 300 requests: each connection after the first resumes the TLS session of one before it
+    /// (`--verbose` says `(resumed)`), with certificate and token auth alike, and every device is still accepted
+    /// once. Each was a full handshake, with both certificates decoded and checked on both sides.
+    @Test(arguments: [false, true])
+    func reconnectsResumeTheTLSSession(token: Bool) async throws {
+        try await offThePool {
+            let mock = try InProcessMock(["--fault-goaway-after", "300"])
+            let scratch = try TemporaryDirectory(prefix: "resume")
+            let credentials =
+                token
+                ? ["--auth-key", mock.authKey, "--team-id", mock.teamID, "--topic", mock.bundleID]
+                : ["--cert", mock.certificate]
+            let r = try InProcess.apnsctl(
+                [
+                    "send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+                    "-o", "json", "-v", "--devices", try Self.deviceFile(1200, in: scratch),
+                ] + credentials, timeout: 120)
+            #expect(r.status == 0, "\(r.stderr.suffix(600))")
+            #expect(r.lines.filter { $0.contains("\"status\":200") }.count == 1200)
+            let handshakes = r.errorLines.filter { $0.contains("TLS handshake") }
+            #expect(handshakes.count >= 4, "\(handshakes)")
+            #expect(handshakes.first?.hasSuffix("(resumed)") == false, "\(handshakes)")
+            #expect(handshakes.dropFirst().allSatisfy { $0.hasSuffix(" (resumed)") }, "\(handshakes)")
+        }
+    }
+
     @Test func resendUnknownSendsWhatTheServerReceivedWithoutAnswering() async throws {
         try await offThePool {
             let mock = try InProcessMock(

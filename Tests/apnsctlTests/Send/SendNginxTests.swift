@@ -130,8 +130,13 @@ import Testing
                 certificateDirectory: credentials.directory.path, delay: 0.02, requestsPerConnection: 50)
             let scratch = try TemporaryDirectory(prefix: "nginx-devices")
             let r = try InProcess.apnsctl(
-                arguments(nginx, devices: try SendDeliveryTests.deviceFile(500, in: scratch)), timeout: 120)
+                arguments(nginx, devices: try SendDeliveryTests.deviceFile(500, in: scratch), extra: ["-v"]),
+                timeout: 120)
             #expect(r.status == 0, "\(r.stderr.suffix(600))")
+            // Each connection after the first resumes a TLS session nginx issued (its tickets are on by default).
+            let handshakes = r.errorLines.filter { $0.contains("TLS handshake") }
+            #expect(handshakes.count >= 10, "\(handshakes.count)")
+            #expect(handshakes.dropFirst().allSatisfy { $0.hasSuffix(" (resumed)") }, "\(handshakes)")
             let results = Self.results(r.stdout)
             #expect(
                 results.count == 500 && results.values.allSatisfy { $0.count == 1 && $0[0].contains("\"status\":200") })
