@@ -171,10 +171,7 @@ public enum CredentialLoader {
 
     /// What a PKCS#12 is, said as `notSigningKey`'s `found`, told without its passphrase; nil when `bytes` are none.
     static func pkcs12Found(_ bytes: [UInt8]) -> String? {
-        guard !PEMBlock.looksLikePEM(bytes), bytes.first == DER.Tag.sequence,
-            let bundle = try? PKCS12Bundle(der: bytes)
-        else { return nil }
-        return bundle.visiblyHoldsOnlyAKey ? CredentialProblem.keyOnlyPKCS12Found : "a PKCS#12 (.p12) file"
+        pkcs12(bytes).map { $0.visiblyHoldsOnlyAKey ? CredentialProblem.keyOnlyPKCS12Found : "a PKCS#12 (.p12) file" }
     }
 
     /// Whether `bytes` hold a private key, told without a passphrase: a PKCS#12, or PEM with a private-key block
@@ -202,8 +199,12 @@ public enum CredentialLoader {
     }
 
     /// Whether `bytes` are a PKCS#12 (DER; PEM never is), told by its structure without its passphrase.
-    static func isPKCS12(_ bytes: [UInt8]) -> Bool {
-        !PEMBlock.looksLikePEM(bytes) && bytes.first == DER.Tag.sequence && (try? PKCS12Bundle(der: bytes)) != nil
+    static func isPKCS12(_ bytes: [UInt8]) -> Bool { pkcs12(bytes) != nil }
+
+    /// `bytes` as a PKCS#12 structure (unopened), nil when they are none.
+    private static func pkcs12(_ bytes: [UInt8]) -> PKCS12Bundle? {
+        guard !PEMBlock.looksLikePEM(bytes), bytes.first == DER.Tag.sequence else { return nil }
+        return try? PKCS12Bundle(der: bytes)
     }
 
     // MARK: - Parsing by content
