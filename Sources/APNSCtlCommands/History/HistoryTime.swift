@@ -13,9 +13,16 @@ enum HistoryTime {
     static func parse(_ text: String, flag: String, in world: CommandWorld) throws(CLIError) -> Int64 {
         let trimmed = text.trimmingBlanks()
         if let problem = signedDurationProblem(trimmed, flag: flag) { throw .usage(problem) }
-        if let seconds = RequestDefaults.durationSeconds(trimmed) { return world.clock.now() - seconds }
         // Times no send has: said as out of range, not as text that is no time.
         let noSendThatOld = "earlier than any send; give a later time, or leave \(flag) out"
+        if let seconds = RequestDefaults.durationSeconds(trimmed) {
+            // Nine digits of days or weeks go back past 1970, which a date is refused for too.
+            let time = world.clock.now() - seconds
+            guard time >= 0 else {
+                throw .usage("\(flag) \(PrintableText.quoted(text)): before 1970, \(noSendThatOld)")
+            }
+            return time
+        }
         if TimeValue.isDurationTooLarge(trimmed) {
             throw .usage(
                 "\(flag) \(PrintableText.quoted(text)): too long ago (at most 9 digits before the unit, and "

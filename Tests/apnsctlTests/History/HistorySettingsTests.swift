@@ -63,6 +63,8 @@ import Testing
         // A time, but one no send has: out of range, not "not a time".
         for (text, why) in [
             ("0001-01-01", "before 1970"), ("1969-12-31T23:00:00Z", "before 1970"),
+            // Nine digits, but days or weeks back past 1970: it listed every entry, and cleared none.
+            ("999999999d", "before 1970"), ("999999999w", "before 1970"),
             ("99999999999h", "too long ago (at most 9 digits before the unit, and 999999999s is 31 years)"),
         ] {
             let early = #expect(throws: CLIError.self) { try time(text) }
