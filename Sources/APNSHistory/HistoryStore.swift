@@ -23,7 +23,12 @@ public final class HistoryStore {
         let folder: PrivateDirectory
         let permissions: FileMode?
         do {
-            if !create && FileSystem.entryKind(directory) == .none && !blockedByAFile(directory) { return nil }
+            // Missing, not unreadable: a folder above that cannot be searched is said, not taken for no history.
+            if !create && FileSystem.entryKind(directory) == .none && !blockedByAFile(directory)
+                && FileSystem.isMissing(directory)
+            {
+                return nil
+            }
             folder = try create ? PrivateDirectory.openOrCreate(directory) : PrivateDirectory.open(directory)
         } catch {
             throw HistoryProblem(error)
@@ -48,6 +53,9 @@ public final class HistoryStore {
         guard let permissions else { return nil }
         let path = folder.file(fileName)
         let readOnly = permissions & 0o200 == 0
+        // SQLite makes its log files with the database's mode: one made while the database was read-only stays so
+        // after `chmod u+w` undid it, and kept every later send from recording, with advice that no longer helped.
+        if !readOnly { for log in [fileName + "-wal", fileName + "-shm"] { folder.allowOwnerWrite(log) } }
         let database: SQLiteConnection
         do {
             database = try SQLiteConnection.open(

@@ -25,6 +25,13 @@ extension FileSystem {
         }
     }
 
+    /// Whether nothing is at `path` (ENOENT, ENOTDIR), as opposed to a path that cannot be looked at (a folder
+    /// above it that cannot be searched), which `entryKind` also reports as `.none`.
+    public static func isMissing(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR)
+    }
+
     /// A new directory (0700) named by `template`, whose last six characters are `XXXXXX` (`mkdtemp`); nil
     /// when the system refuses (`errnoText()` says why).
     public static func makeUniqueDirectory(template: String) -> String? {

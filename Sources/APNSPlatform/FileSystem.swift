@@ -523,12 +523,29 @@ public enum FileSystem {
     /// Creates `path` and its parents with `mode` (like `mkdir -p`); an existing directory is fine.
     public static func makeDirectories(_ path: String, mode: FileMode = 0o700) throws(Failure) {
         var current = path.hasPrefix("/") ? "/" : ""
+        var above = current.isEmpty ? "." : current
         for part in path.split(separator: "/") {
             current += current.isEmpty || current.hasSuffix("/") ? String(part) : "/" + part
+            if let owner = rootWouldCreate(current, inside: above) {
+                throw .cannotCreate(
+                    path: current,
+                    reason: "it would be root's, inside \(above), a folder of \(owner), who could then not use it "
+                        + "(sudo -E and containers keep another user's HOME)")
+            }
             if mkdir(current, mode_t(mode)) != 0 && errno != EEXIST {
                 throw .cannotCreate(path: current, reason: errnoText())
             }
+            above = current
         }
+    }
+
+    /// Root making `folder` (missing) inside `parent`, which belongs to another user: their folder would hold
+    /// root's 0700 one (their `~/.local` made unusable by `sudo -E apnsctl`). That user's name, else nil.
+    private static func rootWouldCreate(_ folder: String, inside parent: String) -> String? {
+        guard geteuid() == 0 else { return nil }
+        var st = stat()
+        guard lstat(folder, &st) != 0, errno == ENOENT, stat(parent, &st) == 0, st.st_uid != 0 else { return nil }
+        return FileOwnership.ownerName(st.st_uid)
     }
 
     /// The last path component (`AuthKey_ABC.p8` from `/x/AuthKey_ABC.p8`).

@@ -134,8 +134,14 @@ public final class PrivateDirectory: Sendable {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw .file(.unreadable(path: path, reason: FileSystem.errnoText())) }
         if st.st_uid != geteuid() {
+            // Inside a folder of that user too (another user's HOME), moving it aside would only make the next run
+            // create one there, which is refused: another folder is the way.
+            var parent = stat()
+            let theirsAbove =
+                stat(Self.parentPath(of: path), &parent) == 0 && parent.st_uid != geteuid() && parent.st_uid != 0
             throw .untrusted(
-                path: path, reason: "belongs to \(FileOwnership.ownerName(st.st_uid)), not to you", remedy: .moveAside)
+                path: path, reason: "belongs to \(FileOwnership.ownerName(st.st_uid)), not to you",
+                remedy: theirsAbove ? .chooseAnotherFolder : .moveAside)
         }
         if st.st_mode & 0o022 != 0 {
             let who = st.st_mode & 0o020 != 0 ? (st.st_mode & 0o002 != 0 ? "group and others" : "its group") : "others"
@@ -394,6 +400,17 @@ public final class PrivateDirectory: Sendable {
         guard fstat(descriptor, &st) == 0 else { return }
         let permissions = FileMode(st.st_mode & 0o7777)
         if permissions & ~mode != 0 { _ = fchmod(descriptor, mode_t(permissions & mode)) }
+    }
+
+    /// Gives the file `name` (ours, never a link; a missing one is left missing) its owner's write permission:
+    /// files made to match another's mode while that one was read-only (SQLite's log files) follow it back.
+    public func allowOwnerWrite(_ name: String) {
+        guard contains(name), let descriptor = try? openFile(name, flags: O_RDONLY, mode: 0) else { return }
+        defer { close(descriptor) }
+        var st = stat()
+        guard fstat(descriptor, &st) == 0 else { return }
+        let permissions = FileMode(st.st_mode & 0o7777)
+        if permissions & 0o200 == 0 { _ = fchmod(descriptor, mode_t(permissions | 0o200)) }
     }
 
     /// `RegularFile.open` of `name` here: a regular file owned by us, never a link, never waited on.

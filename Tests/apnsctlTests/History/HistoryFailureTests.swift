@@ -10,8 +10,10 @@ import Testing
     static let device = "ef00000000000000000000000000000000000000000000000000000000000001"
 
     /// Sends one push and expects it accepted, with exactly one warning that contains `why`.
-    func expectSentWithOneWarning(_ home: HistoryHome, _ mock: InProcessMock, _ why: String) throws {
-        let r = try home.send(mock, ["-d", Self.device])
+    func expectSentWithOneWarning(
+        _ home: HistoryHome, _ mock: InProcessMock, _ why: String, _ extra: [String: String] = [:]
+    ) throws {
+        let r = try home.send(mock, ["-d", Self.device], extra)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.hasPrefix("accepted  200  "), "\(r.stdout)")
         let lines = r.stderr.split(separator: "\n")
@@ -97,6 +99,19 @@ import Testing
             cleared.stderr.hasSuffix(": the database is read-only; make it and its folder writable to clear it\n"),
             "\(cleared.stderr)")
         #expect(try home.run(["history"]).lines.count == 1)
+        // The advice followed: the next send is recorded. SQLite makes its shared-memory file with the database's
+        // mode, so one made while the database was read-only stays 0400 after `chmod u+w`, and every later send of
+        // a user other than root still said the database was read-only: it follows the database back.
+        #expect(chmod(home.database, 0o600) == 0)
+        let shm = home.database + "-shm"
+        if !FileManager.default.fileExists(atPath: shm) {
+            #expect(FileManager.default.createFile(atPath: shm, contents: nil))
+        }
+        #expect(chmod(shm, 0o400) == 0)
+        let after = try home.send(mock, ["-d", Self.device])
+        #expect(after.status == 0 && after.stderr.isEmpty, "\(after.stderr)")
+        #expect(try home.run(["history"]).lines.count == 2)
+        #expect(OtherUser.ownerAndMode(shm)?.mode == 0o600, "\(String(describing: OtherUser.ownerAndMode(shm)))")
     }
 
     /// A folder its owner made read-only (`chmod 500`) stays so, root's too: the send goes out, nothing is
@@ -368,6 +383,38 @@ import Testing
             home, mock,
             "\(home.folder): is under \(Self.linkFree(state)), a folder of \(owner)(uid \(OtherUser.uid)), who could swap the "
                 + "folders inside it for their own; set XDG_STATE_HOME to a folder of yours, or pass --no-history")
+    }
+
+    /// Root with another user's HOME (`sudo -E`, a container): the history folder would be made root's, 0700,
+    /// inside that user's home, and their own apnsctl could no longer use it (nor anything else their `~/.local`).
+    /// Nothing is made there; the warning says why and what to do.
+    @Test(.enabled(if: OtherUser.isAvailable)) func rootMakesNoFolderInAnotherUsersHome() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        let theirs = try OtherUser.area(in: home.root, named: "bob")
+        try expectSentWithOneWarning(
+            home, mock,
+            "it would be root's, inside \(theirs.replacingOccurrences(of: "//", with: "/")), a folder of user nobody (uid 65534), who could then not use it "
+                + "(sudo -E and containers keep another user's HOME); set XDG_STATE_HOME to a "
+                + "folder you can write, or pass --no-history",
+            ["HOME": theirs, "XDG_STATE_HOME": ""])
+        #expect(!FileManager.default.fileExists(atPath: theirs + "/.local"))
+    }
+
+    /// That user's own history folder, inside their home: moving it aside (the advice for a folder of another's
+    /// in a place of ours) would only lead to the refusal above, so another folder is the advice.
+    @Test(.enabled(if: OtherUser.isAvailable)) func anotherUsersFolderInTheirHomeIsNotMovedAside() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        let theirs = try OtherUser.area(in: home.root, named: "bob")
+        try FileManager.default.createDirectory(
+            atPath: theirs + "/.local/state/apnsctl", withIntermediateDirectories: true)
+        for folder in [".local", ".local/state", ".local/state/apnsctl"] {
+            #expect(chown(theirs + "/" + folder, OtherUser.uid, OtherUser.uid) == 0)
+        }
+        try expectSentWithOneWarning(
+            home, mock, "not to you; set XDG_STATE_HOME to a folder of yours, or pass --no-history",
+            ["HOME": theirs, "XDG_STATE_HOME": ""])
     }
 
     @Test(.enabled(if: OtherUser.isAvailable)) func anotherUsersFileIsNotUsed() throws {
