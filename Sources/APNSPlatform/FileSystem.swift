@@ -526,12 +526,7 @@ public enum FileSystem {
         var above = current.isEmpty ? "." : current
         for part in path.split(separator: "/") {
             current += current.isEmpty || current.hasSuffix("/") ? String(part) : "/" + part
-            if let owner = rootWouldCreate(current, inside: above) {
-                throw .cannotCreate(
-                    path: current,
-                    reason: "it would be root's, inside \(above), a folder of \(owner), who could then not use it "
-                        + "(sudo -E and containers keep another user's HOME)")
-            }
+            try refuseRootCreating(current, inside: above)
             if mkdir(current, mode_t(mode)) != 0 && errno != EEXIST {
                 throw .cannotCreate(path: current, reason: errnoText())
             }
@@ -539,13 +534,18 @@ public enum FileSystem {
         }
     }
 
-    /// Root making `folder` (missing) inside `parent`, which belongs to another user: their folder would hold
-    /// root's 0700 one (their `~/.local` made unusable by `sudo -E apnsctl`). That user's name, else nil.
-    private static func rootWouldCreate(_ folder: String, inside parent: String) -> String? {
-        guard geteuid() == 0 else { return nil }
+    /// Refuses root making `folder` (missing) inside `parent` (by default the folder above it) when `parent`
+    /// belongs to another user: their folder would hold root's 0700 one (their `~/.local` made unusable by
+    /// `sudo -E apnsctl`). For every folder apnsctl makes: `makeDirectories`, and a folder made by renaming.
+    public static func refuseRootCreating(_ folder: String, inside parent: String? = nil) throws(Failure) {
+        guard geteuid() == 0 else { return }
+        let parent = parent ?? PrivateDirectory.parentPath(of: folder)
         var st = stat()
-        guard lstat(folder, &st) != 0, errno == ENOENT, stat(parent, &st) == 0, st.st_uid != 0 else { return nil }
-        return FileOwnership.ownerName(st.st_uid)
+        guard lstat(folder, &st) != 0, errno == ENOENT, stat(parent, &st) == 0, st.st_uid != 0 else { return }
+        throw .cannotCreate(
+            path: folder,
+            reason: "it would be root's, inside \(parent), a folder of \(FileOwnership.ownerName(st.st_uid)), who "
+                + "could then not use it (sudo -E and containers keep another user's HOME)")
     }
 
     /// The last path component (`AuthKey_ABC.p8` from `/x/AuthKey_ABC.p8`).

@@ -73,11 +73,8 @@ public final class PrivateDirectory: Sendable {
     public static func openOrCreate(_ path: String) throws(Failure) -> PrivateDirectory {
         var st = stat()
         if lstat(path, &st) != 0 && errno == ENOENT {
-            let parent = parentPath(of: path)
-            do { try FileSystem.makeDirectories(parent, mode: 0o700) } catch { throw .file(error) }
-            if mkdir(path, 0o700) != 0 && errno != EEXIST {
-                throw .file(.cannotCreate(path: path, reason: FileSystem.errnoText()))
-            }
+            // `path` itself too: root makes none of them inside another user's folder.
+            do { try FileSystem.makeDirectories(path, mode: 0o700) } catch { throw .file(error) }
         }
         return try open(path)
     }

@@ -160,7 +160,13 @@ public struct MockState: Sendable {
         case .other: throw .notADirectory(directory)
         }
         let parentPath = PrivateDirectory.parentPath(of: directory)
-        do { try FileSystem.makeDirectories(parentPath, mode: 0o700) } catch { throw .files(error) }
+        do {
+            try FileSystem.makeDirectories(parentPath, mode: 0o700)
+            // Made by a rename below, not by makeDirectories: checked here.
+            try FileSystem.refuseRootCreating(directory, inside: parentPath)
+        } catch {
+            throw .files(error)
+        }
         let fresh = try generate()
         let template = "\(parentPath)/.\(FileSystem.baseName(directory)).new-XXXXXX"
         guard let temporaryPath = FileSystem.makeUniqueDirectory(template: template) else {

@@ -378,6 +378,9 @@ import Testing
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: false)
         chmod(state, 0o777)
         #expect(chown(state, OtherUser.uid, OtherUser.uid) == 0)
+        // The history's folder already there (root makes none inside another user's folder): the one above is the
+        // one refused.
+        try makeFolder(home)
         let owner = getpwuid(OtherUser.uid).map { "user \(String(cString: $0.pointee.pw_name)) " } ?? ""
         try expectSentWithOneWarning(
             home, mock,
@@ -399,6 +402,20 @@ import Testing
                 + "folder you can write, or pass --no-history",
             ["HOME": theirs, "XDG_STATE_HOME": ""])
         #expect(!FileManager.default.fileExists(atPath: theirs + "/.local"))
+        // Their `~/.local/state` already there (the common case): the history's own folder is not made in it either.
+        let state = theirs + "/.local/state"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        for folder in [theirs + "/.local", state] { #expect(chown(folder, OtherUser.uid, OtherUser.uid) == 0) }
+        try expectSentWithOneWarning(
+            home, mock, "\(state.replacingOccurrences(of: "//", with: "/"))/apnsctl: cannot create: it would be root's",
+            ["HOME": theirs, "XDG_STATE_HOME": ""])
+        #expect(!FileManager.default.fileExists(atPath: state + "/apnsctl"))
+        // Nor a mock's state dir, which it makes by renaming a folder made beside it.
+        let mockDir = theirs + "/mock"
+        let refused = try InProcess.apnsctl(["mock", "--state-dir", mockDir, "--port", "0"], timeout: 20)
+        #expect(refused.status == 73, "\(refused.stderr)")
+        #expect(refused.stderr.contains("cannot create: it would be root's"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: theirs).sorted() == [".local"])
     }
 
     /// That user's own history folder, inside their home: moving it aside (the advice for a folder of another's
