@@ -298,13 +298,14 @@ public final class PrivateDirectory: Sendable {
     /// not at all: the bytes go to a new temporary file in this directory, then renamed over `name` (`overwrite`:
     /// a link at `name` is replaced, never written through) or linked to it (`linkat`, which never replaces: an
     /// existing entry, a link included, is `.exists` and left alone). A reader, or a write cut short, never
-    /// leaves half a file under `name`.
+    /// leaves half a file under `name`. A regular file replaced keeps its owner and group, as `cp` onto it would.
     public func write(_ bytes: [UInt8], to name: String, mode: FileMode, overwrite: Bool) throws(Failure) {
         // Not named after `name`: a name near the file system's limit would leave no room for a suffix.
         let temporary = ".apnsctl.tmp-\(UUIDString.random())"
         try create(bytes, at: temporary, mode: mode, reportedAs: name)
         defer { remove(temporary) }
         if overwrite {
+            keepOwner(of: name, on: temporary)
             if renameat(fd, temporary, fd, name) != 0 {
                 throw .file(FileSystem.replacementFailure(path: file(name), errno))
             }
@@ -317,6 +318,19 @@ public final class PrivateDirectory: Sendable {
             throw .file(FileSystem.creationFailure(path: file(name), e))
         }
         try create(bytes, at: name, mode: mode, reportedAs: name)
+    }
+
+    /// Gives `replacement` the owner and group of the regular file `name` it is about to replace: `sudo apnsctl
+    /// convert --force` over a user's file must not leave them a root-owned file they can no longer read. Only
+    /// root can give a file away; for anyone else a differing owner stays theirs, which the rename makes anyway.
+    private func keepOwner(of name: String, on replacement: String) {
+        var old = stat()
+        var new = stat()
+        guard fstatat(fd, name, &old, AT_SYMLINK_NOFOLLOW) == 0, (old.st_mode & S_IFMT) == S_IFREG,
+            fstatat(fd, replacement, &new, AT_SYMLINK_NOFOLLOW) == 0,
+            old.st_uid != new.st_uid || old.st_gid != new.st_gid
+        else { return }
+        _ = fchownat(fd, replacement, old.st_uid, old.st_gid, AT_SYMLINK_NOFOLLOW)
     }
 
     /// Creates `target` (never there before, never through a link) holding `bytes` with `mode`; every write and the

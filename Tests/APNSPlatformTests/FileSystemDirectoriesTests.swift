@@ -196,6 +196,23 @@ import Testing
         #expect(names.filter { $0 != "." && $0 != ".." } == ["secret"])
     }
 
+    /// A file replaced by root keeps its owner and group (`sudo apnsctl convert --force` over a user's file leaves
+    /// it theirs, as `cp` would); a new file is root's. Root alone can give a file away, so this runs as root only.
+    @Test(.enabled(if: geteuid() == 0, "only root can give a file to another user"))
+    func aReplacedFileKeepsItsOwner() throws {
+        let scratch = try Scratch()
+        let theirs = scratch.file("theirs.pem")
+        try FileSystem.write([1], to: theirs, mode: 0o600, overwrite: false)
+        #expect(chown(theirs, 65534, 65534) == 0)
+        try FileSystem.write([2, 3], to: theirs, mode: 0o600, overwrite: true)
+        var st = stat()
+        #expect(stat(theirs, &st) == 0)
+        #expect(st.st_uid == 65534 && st.st_gid == 65534 && st.st_mode & 0o7777 == 0o600 && st.st_size == 2)
+        let fresh = scratch.file("fresh.pem")
+        try FileSystem.write([4], to: fresh, mode: 0o600, overwrite: true)
+        #expect(stat(fresh, &st) == 0 && st.st_uid == 0)
+    }
+
     /// Only the null device open for writing is: not another character device, a pipe or a regular file (the
     /// mock skips a log sent there, and must not skip one a reader is waiting for). The devices are nodes made in
     /// a scratch folder with the null device's number and another (`mknod`, which needs root; without it only the

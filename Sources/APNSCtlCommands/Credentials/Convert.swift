@@ -68,7 +68,9 @@ extension APNSCtl {
             help: "Write the .p12 with RC2-40/3DES encryption and a SHA-1 MAC, for older macOS keychains.")
         var legacy = false
 
-        @Flag(name: .customLong("force"), help: "Replace the output file if it exists (only a regular file).")
+        @Flag(
+            name: .customLong("force"),
+            help: "Replace the output file if it exists (only a regular file; it keeps its owner and group).")
         var force = false
 
         func run(in world: CommandWorld) throws {
