@@ -170,6 +170,7 @@ public enum FileSystem {
         if namesStandardInput(path), let standardInput {
             // No standard input at all (a world without one) reads as a closed one does: nothing.
             guard standardInput >= 0 else { return [] }
+            try ClosedStandardInput.check(standardInput, path: path)
             let echo = unechoed ? EchoOff(standardInput) : nil
             defer { echo?.restore() }
             return try readAll(fd: standardInput, limit: limit, path: path, interrupt: interrupt())
@@ -317,6 +318,7 @@ public enum FileSystem {
         guard namesStandardInput(path), let standardInput, standardInput >= 0 else {
             return try read(path, standardInput: standardInput)
         }
+        try ClosedStandardInput.check(standardInput, path: path)
         return try readAll(fd: standardInput, limit: maximumReadSize, path: path, toLineEnd: true)
     }
 

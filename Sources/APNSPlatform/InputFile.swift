@@ -32,6 +32,7 @@ public final class InputFile {
     public init(path: String, standardInput: Int32? = nil, pollsFirst: Bool = false) throws(FileSystem.Failure) {
         self.path = path
         if FileSystem.namesStandardInput(path), let standardInput {
+            try ClosedStandardInput.check(standardInput, path: path)
             fd = standardInput
             ownsDescriptor = false
         } else {

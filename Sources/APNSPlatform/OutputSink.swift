@@ -159,6 +159,7 @@ public final class OutputSink: @unchecked Sendable {
                 _ = dup2(opened, target)
                 _ = posixClose(opened)
             }
+            if target == 0 { ClosedStandardInput.remember() }
             if target == 1 { standardOutput.markClosedAtStart() }
         }
     }

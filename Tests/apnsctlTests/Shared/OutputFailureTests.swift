@@ -135,7 +135,9 @@ import Testing
     }
 
     /// With stdout closed at start (`main` reserves descriptor 1 then, so no socket can become stdout and take the
-    /// results), `send` refuses before connecting: no device is notified whose result could not be shown. The
+    /// results), `send` refuses before connecting: no device is notified whose result could not be shown. A
+    /// standard input closed at start (the read-only /dev/null `main` puts there reads as empty) is missing input,
+    /// 66, for `-` as a payload, a device list or a credential: not an empty payload (65) or credential (77). The
     /// process's own descriptors are the subject, so the binary runs.
     @Test func sendWithStdoutClosedAtStartExits74AndSendsNothing() async throws {
         try await offThePool {
@@ -159,6 +161,19 @@ import Testing
                 ], redirect: ">&-")
             #expect(single.status == 74, "\(single.status) \(single.stderr)")
             #expect(single.stderr == refusal, "\(single.stderr)")
+            let closedInput = "cannot read: standard input was closed when apnsctl started (<&-)"
+            for arguments in [
+                ["validate", "-"],
+                [
+                    "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+                    "--devices", "-",
+                ],
+                ["convert", "-", "-o", scratch.file("out.pem")],
+            ] {
+                let r = try Self.binary(arguments, redirect: "<&-")
+                #expect(r.status == 66, "\(arguments): \(r.status) \(r.stderr)")
+                #expect(r.stderr.contains(closedInput), "\(arguments): \(r.stderr)")
+            }
             #expect(mock.answersPerDevice().isEmpty, "\(mock.answersPerDevice())")
         }
     }
