@@ -269,7 +269,8 @@ extension APNSCtl {
             // The built-in profiles read this state dir's mock.json only where they look by default.
             let profilesFind = stateDirectory.isWhereProfilesLook
             if detach {
-                try MockDetach.start(directory: directory, stateDirGiven: !profilesFind, log: log, world: world)
+                try MockDetach.start(
+                    directory: directory, named: stateDirLabel, stateDirGiven: !profilesFind, log: log, world: world)
                 return
             }
             if readyFD != nil { DetachedProcess.leaveSession() }
@@ -277,7 +278,7 @@ extension APNSCtl {
             let state: MockState
             let lock: FileLock
             do { (state, lock) = try MockState.prepareExclusively(directory: directory) } catch {
-                let failure = Self.cliError(error, stateDir: directory)
+                let failure = Self.cliError(error, stateDir: directory, named: stateDirLabel)
                 // Detached, the log is the running mock's: the reason goes to the waiting parent instead.
                 if readyFD != nil, let message = failure.message {
                     DetachedProcess.sayFailed(Array("error: \(message)\n".utf8))
@@ -324,7 +325,7 @@ extension APNSCtl {
         ) throws(CLIError) -> MockConfiguration {
             var verifiers: [ProviderTokenVerifier] = []
             do { verifiers.append(try state.tokenVerifier()) } catch {
-                throw Self.cliError(error, stateDir: state.directory)
+                throw Self.cliError(error, stateDir: state.directory, named: stateDirLabel)
             }
             if let extra = try extraVerifier(keyID: extraKID, state: state) { verifiers.append(extra) }
 
@@ -387,7 +388,7 @@ extension APNSCtl {
             }
             let endpoint = MockReadyFile.endpoint(host: host, port: actualPort)
             do { try MockReadyFile.write(state: state, endpoint: endpoint, environment: env) } catch {
-                throw Self.cliError(error, stateDir: state.directory)
+                throw Self.cliError(error, stateDir: state.directory, named: stateDirLabel)
             }
             if readyFD != nil {
                 // Detached: the ready lines go to the waiting parent, which prints them; then the pipe closes.
@@ -433,23 +434,27 @@ extension APNSCtl {
                 message: "warning: apnsctl mock: \(lostLines(lost)) because standard output was not read in time")
         }
 
+        /// How messages name the state dir: the flag when it was given, else what it is (the default, or
+        /// APNSCTL_MOCK_STATE_DIR's), so no one looks for a --state-dir they never typed.
+        var stateDirLabel: String { stateDir == nil ? "the mock's state dir" : "--state-dir" }
+
         /// CLI.md's exit codes for state dir problems (cannot write or in use by another mock 73, credentials 77),
-        /// each message naming --state-dir and what to do.
-        private static func cliError(_ error: MockStateError, stateDir: String) -> CLIError {
+        /// each message naming the state dir as `label` and what to do.
+        private static func cliError(_ error: MockStateError, stateDir: String, named label: String) -> CLIError {
             switch error {
             case .files(let failure):
                 // The library's advice (after ";"), if any, is about paths; ours names the flag.
                 let fact = failure.message.split(separator: ";", maxSplits: 1).first.map(String.init) ?? failure.message
                 let place = fact.hasPrefix(stateDir + ":") ? fact : "\(stateDir): \(fact)"
                 return .outputExists(
-                    "--state-dir \(place); give --state-dir a directory you can create and write to, e.g. --state-dir \"$(mktemp -d)\""
+                    "\(label) \(place); give --state-dir a directory you can create and write to, e.g. --state-dir \"$(mktemp -d)\""
                 )
             case .notADirectory:
-                return .outputExists("--state-dir \(error.description); choose another --state-dir")
+                return .outputExists("\(label) \(error.description); choose another --state-dir")
             case .untrusted:
                 // Someone else could plant keys or links there: refused untouched (CLI.md, `apnsctl mock`).
                 return .outputExists(
-                    "--state-dir \(error.description); the mock keeps keys there, so it must be a directory "
+                    "\(label) \(error.description); the mock keeps keys there, so it must be a directory "
                         + "only you can write; use a fresh one, e.g. --state-dir \"$(mktemp -d)\"")
             case .inUse:
                 return .outputExists(

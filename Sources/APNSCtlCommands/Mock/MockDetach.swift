@@ -5,14 +5,16 @@ import APNSPlatform
 /// and returns once the mock says it is ready (over a pipe, so nothing waits on a timer): exit 0 with the
 /// ready lines, the pid and the log file; or, when the mock ended first, its own error and exit code.
 enum MockDetach {
-    static func start(directory: String, stateDirGiven: Bool, log: String?, world: CommandWorld) throws(CLIError) {
+    static func start(
+        directory: String, named label: String, stateDirGiven: Bool, log: String?, world: CommandWorld
+    ) throws(CLIError) {
         guard let executable = world.executablePath() else {
             throw .internalError("mock --detach: cannot tell which file this program is")
         }
         // The state dir is checked (ours alone, no link) before the log file is made in it.
         do { _ = try PrivateDirectory.openOrCreate(directory) } catch {
             throw .outputExists(
-                "--state-dir \(error.message); the mock keeps keys there, so it must be a directory only you can write; use a fresh one, e.g. --state-dir \"$(mktemp -d)\""
+                "\(label) \(error.message); the mock keeps keys there, so it must be a directory only you can write; use a fresh one, e.g. --state-dir \"$(mktemp -d)\""
             )
         }
         let logPath = WorkingDirectoryPath.absolute(

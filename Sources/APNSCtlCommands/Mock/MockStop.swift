@@ -59,6 +59,7 @@ extension APNSCtl.Mock {
                         + "dir, whatever its port; pass the --state-dir the mock was started with")
             }
             // Nothing is made here, so no home is a usage error (64) with the mock's own flag as the way out.
+            let label = (stateDir ?? mock.stateDir) == nil ? "the mock's state dir" : "--state-dir"
             guard let directory = try MockStateDirectory(given: stateDir ?? mock.stateDir, in: world)?.path else {
                 throw CLIError.usage(
                     "no home directory for the default state dir (\(world.settings.noHomeReason(xdg: "XDG_STATE_HOME"))); "
@@ -73,7 +74,7 @@ extension APNSCtl.Mock {
             }
             let storage: PrivateDirectory
             do { storage = try PrivateDirectory.open(directory) } catch {
-                throw CLIError.outputExists("--state-dir \(error.message)")
+                throw CLIError.outputExists("\(label) \(error.message)")
             }
             // A mock makes mock.lock as it starts and mock.json when ready: with neither, none ran here, and a stop
             // writes nothing (taking the lock made one in any folder it was pointed at, /etc included).
@@ -97,7 +98,7 @@ extension APNSCtl.Mock {
                         + (report != nil ? "; the detached mock that ran there stopped with:" : "") + "\n")
                 try Self.passOn(report, world: world)
             case .failed(let failure):
-                throw CLIError.outputExists("--state-dir \(failure.message)")
+                throw CLIError.outputExists("\(label) \(failure.message)")
             case .held(let pid):
                 guard let pid else {
                     throw CLIError.outputExists(

@@ -415,6 +415,14 @@ import Testing
         let refused = try InProcess.apnsctl(["mock", "--state-dir", mockDir, "--port", "0"], timeout: 20)
         #expect(refused.status == 73, "\(refused.stderr)")
         #expect(refused.stderr.contains("cannot create: it would be root's"), "\(refused.stderr)")
+        #expect(refused.stderr.hasPrefix("error: --state-dir "), "\(refused.stderr)")
+        // The default one is named as what it is: no --state-dir was typed.
+        let byDefault = try InProcess.apnsctl(
+            ["mock", "--port", "0"], environment: ["HOME": theirs, "XDG_STATE_HOME": ""], timeout: 20)
+        #expect(byDefault.status == 73, "\(byDefault.stderr)")
+        #expect(
+            byDefault.stderr.hasPrefix("error: the mock's state dir \(state)/apnsctl/mock: "),
+            "\(byDefault.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: theirs).sorted() == [".local"])
     }
 
