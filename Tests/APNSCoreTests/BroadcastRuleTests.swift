@@ -36,7 +36,8 @@ import Testing
         #expect(!r.hasErrors, "\(r.listing)")
         #expect(check(big, type(.liveactivity)).hasErrors)
         let huge = #"{"aps":{"event":"update","timestamp":1790000000,"content-state":{"s":"\#(padding)\#(padding)"}}}"#
-        #expect(check(huge, Self.broadcast).hasError("(root)", "over the 5120-byte limit"))
+        #expect(
+            check(huge, Self.broadcast).hasError("(root)", "over the 5120-byte limit for broadcasts (APNs answers 413"))
     }
 
     @Test func inputPushChannelMustBeBase64() {

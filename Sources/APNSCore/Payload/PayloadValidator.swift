@@ -55,7 +55,8 @@ public enum PayloadValidator {
                     + sizeMessage(
                         size: size, limit: limit, minified: minifiedSize,
                         escapeSavings: root == nil ? 0 : JSONUnicodeEscapes.savings(payload.source),
-                        pushType: options.sizeLimit == nil ? pushType : nil,
+                        limitOf: options.sizeLimit != nil
+                            ? nil : options.broadcast ? "broadcasts" : "\(pushType.rawValue) pushes",
                         apnsLimit: options.defaultSizeLimit(for: pushType), names: options.settingNames))
         } else if options.sizeLimit != nil, size > options.defaultSizeLimit(for: pushType) {
             // A limit raised past APNs' own passes what APNs refuses: `--size-limit 5k` for an alert push.
@@ -137,16 +138,17 @@ public enum PayloadValidator {
         aps.count == 1 && aps[0].key == APSKey.contentChanged.rawValue
     }
 
-    /// "payload is N bytes, M over the L-byte limit …; minified it is K bytes and fits: …".
+    /// "payload is N bytes, M over the L-byte limit [for `limitOf`, the pushes whose default it is] …; minified it
+    /// is K bytes and fits: …".
     /// APNs' 413 is promised only past APNs' own limit (`apnsLimit`): under a stricter size limit
     /// (256, 2k for old devices and SDKs) APNs would take the payload, and the message says so.
     /// `escapeSavings`: how much smaller the `\u` escapes of non-ASCII characters written as UTF-8 would make it.
     static func sizeMessage(
-        size: Int, limit: Int, minified: Int?, escapeSavings: Int = 0, pushType: PushType?, apnsLimit: Int,
+        size: Int, limit: Int, minified: Int?, escapeSavings: Int = 0, limitOf: String?, apnsLimit: Int,
         names: SettingNames
     ) -> String {
         var message = "payload is \(size) bytes, \(size - limit) over the \(limit)-byte limit"
-        if let pushType { message += " for \(pushType.rawValue) pushes" }
+        if let limitOf { message += " for \(limitOf)" }
         message +=
             size > apnsLimit
             ? " (APNs answers 413 PayloadTooLarge)"

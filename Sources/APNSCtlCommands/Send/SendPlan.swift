@@ -175,8 +175,10 @@ extension APNSCtl.Send {
         options.now = now
         // Counted first: minified bytes over the limit are never written (the payload may be up to 64 MiB).
         let minifiedCount = minify ? loaded.payload.minifiedCount() : nil
-        // With --minify the size rule applies to the minified bytes.
-        options.sizeLimit = limit
+        // With --minify the size rule applies to the minified bytes. A limit no one set is the push type's (or a
+        // broadcast's), which the validator then names, as `validate` does.
+        options.sizeLimit =
+            settings[.sizeLimit] == nil && limit == options.defaultSizeLimit(for: pushType) ? nil : limit
         options.minifiedSize = minifiedCount
         options.sending = true
         let report = PayloadValidator.validate(parsed, options: options)

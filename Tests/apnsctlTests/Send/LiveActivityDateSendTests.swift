@@ -215,7 +215,7 @@ import Testing
         #expect(large == 65)
         #expect(
             tooLarge == [
-                "error: the payload built from --alert and --title: payload is 5041 bytes, 945 over the 4096-byte limit (APNs answers 413 PayloadTooLarge); it is already compact: shorten it or move data out of the payload",
+                "error: the payload built from --alert and --title: payload is 5041 bytes, 945 over the 4096-byte limit for alert pushes (APNs answers 413 PayloadTooLarge); it is already compact: shorten it or move data out of the payload",
                 "error: the payload built from --alert and --title is invalid (1 error above); nothing was sent",
             ])
         let (shown, _, nothing) = try send([
