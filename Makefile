@@ -34,10 +34,14 @@ release: deps
 # swift-argument-parser skips the checks of its own configuration it makes on every parse in a debug build), in a
 # scratch path of their own: .build/release stays the binary users get. `swift test` alone still runs them in debug.
 TEST_FLAGS = -c release --scratch-path .build/tests
+# Compiler warnings are errors in this build of the sources and the tests (a clean clone compiles everything, so
+# none goes unseen): a new one fails `make test` instead of scrolling past a new user in `make demo`. The builds
+# users make (`make build`, `make release`) keep them warnings, so a newer compiler's new warning stops nobody.
+TEST_BUILD_FLAGS = $(TEST_FLAGS) -Xswiftc -enable-testing -Xswiftc -warnings-as-errors
 test: deps lint
 	$(SWIFT) build $(RELEASE_FLAGS)
-	$(SWIFT) build $(TEST_FLAGS) -Xswiftc -enable-testing --build-tests
-	$(SWIFT) build $(TEST_FLAGS) -Xswiftc -enable-testing --product generate-manual
+	$(SWIFT) build $(TEST_BUILD_FLAGS) --build-tests
+	$(SWIFT) build $(TEST_BUILD_FLAGS) --product generate-manual
 	@rm -f .build/binary-starts.txt
 	APNSCTL_MEASURED_BIN=$(RELEASE) APNSCTL_COUNT_BINARY_STARTS=$(CURDIR)/.build/binary-starts.txt $(SWIFT) test $(TEST_FLAGS) --skip-build
 	@scripts/check-binary-starts.sh .build/binary-starts.txt

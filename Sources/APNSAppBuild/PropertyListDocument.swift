@@ -14,12 +14,13 @@ final class PropertyListDocument {
         }
         var parsed: plist_t? = nil
         bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress?.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                // Not plist_from_memory: libplist 2.3 gave it a fourth parameter, while these two kept theirs.
+            buffer.baseAddress?.withMemoryRebound(to: CChar.self, capacity: buffer.count) { text -> Void in
+                // Not plist_from_memory: libplist 2.3 gave it a fourth parameter, while these two kept theirs. Their
+                // result (an error code since 2.3, nothing before) is not read: a failure leaves `parsed` nil.
                 if bytes.starts(with: Array("bplist00".utf8)) {
-                    _ = plist_from_bin($0, UInt32(buffer.count), &parsed)
+                    plist_from_bin(text, UInt32(buffer.count), &parsed)
                 } else {
-                    _ = plist_from_xml($0, UInt32(buffer.count), &parsed)
+                    plist_from_xml(text, UInt32(buffer.count), &parsed)
                 }
             }
         }

@@ -56,7 +56,7 @@ import Testing
             }
         }
         let guess = try #require(lucky, "no wrong passphrase decrypted to garbage in 20,000 tries")
-        expectProblem(.wrongPassphrase(path: key)) { try load(cert, key: key, .literal(guess)) }
+        expectProblem(.wrongPassphrase(path: key)) { _ = try load(cert, key: key, .literal(guess)) }
     }
 
     @Test func pemSeparateAndCombined() throws {

@@ -48,7 +48,7 @@ public enum TimeValue {
             case .negativeDuration(_, let syntax):
                 return
                     "a duration counts forward from now and cannot be negative; for a time already past \(syntax.past)"
-            case .dateWithoutZone(_, let syntax):
+            case .dateWithoutZone:
                 // The date forms are the advice; the rest of the syntax's help would give them twice.
                 return
                     "which instant is unclear; give a date-time with Z or an offset, such as \(TimeValue.dateExample) or 2026-11-28T19:30:00+01:00"

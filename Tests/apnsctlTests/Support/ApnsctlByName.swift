@@ -118,12 +118,12 @@ final class ApnsctlByName: @unchecked Sendable {
         made.withLock { $0.append(arguments) }
         let status: Int32
         if let result = try? InProcess.apnsctl(arguments, environment: environment, directory: directory) {
-            FileManager.default.createFile(atPath: call + "/stdout", contents: Data(result.stdoutBytes))
-            FileManager.default.createFile(atPath: call + "/stderr", contents: Data(result.stderr.utf8))
+            _ = FileManager.default.createFile(atPath: call + "/stdout", contents: Data(result.stdoutBytes))
+            _ = FileManager.default.createFile(atPath: call + "/stderr", contents: Data(result.stderr.utf8))
             status = result.timedOut ? 124 : result.status
         } else {
-            FileManager.default.createFile(atPath: call + "/stdout", contents: Data())
-            FileManager.default.createFile(atPath: call + "/stderr", contents: Data("apnsctl did not run\n".utf8))
+            _ = FileManager.default.createFile(atPath: call + "/stdout", contents: Data())
+            _ = FileManager.default.createFile(atPath: call + "/stderr", contents: Data("apnsctl did not run\n".utf8))
             status = 70
         }
         // The stand-in holds its end open for reading, so this open does not wait; a stand-in already gone is ENXIO.

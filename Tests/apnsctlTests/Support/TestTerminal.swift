@@ -29,7 +29,7 @@ final class TestTerminal: Sendable {
             close(controller)
             throw TestSupportError("no pseudo-terminal: \(FileSystem.errnoText())")
         }
-        path = String(cString: name)
+        path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         self.controller = controller
         fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else {

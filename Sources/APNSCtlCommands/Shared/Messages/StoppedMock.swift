@@ -9,7 +9,7 @@ enum StoppedMock {
     /// The warning when the endpoint came from a mock profile and a connection was refused (a timeout would not
     /// say the mock is gone); nil otherwise.
     static func warning(_ settings: ResolvedSettings, failures: [TransportFailure]) -> String? {
-        guard case .mock(let profile, let file)? = settings[.endpoint]?.origin,
+        guard case .mock? = settings[.endpoint]?.origin,
             failures.contains(where: {
                 if case .connect(.connect) = $0 { return true } else { return false }
             })
