@@ -79,7 +79,7 @@ show "$bin" send "${cert[@]}" -d "$good" Payloads/demo.apns
 echo
 echo "== 4. Send with the demo .p8 key (token auth: a cached ES256 JWT)"
 show "$bin" send "${token[@]}" --topic com.example.demo -d "$good" Payloads/critical-alert.json
-show "$bin" send "${token[@]}" --topic com.example.demo.push-type.liveactivity -d "$good" Payloads/liveactivity-start.json
+show "$bin" send "${token[@]}" --topic com.example.demo.push-type.liveactivity -d "$good" --timestamp now Payloads/liveactivity-start.json
 
 echo
 echo "== 5. Several devices on one connection: one accepted, one uninstalled, one from the wrong environment"
@@ -99,10 +99,10 @@ channel=$("$bin" channel create "${cert[@]}" 2> "$state/channel.err")
 rc=$?
 sed "s|$state|\$STATE|g" "$state/channel.err"
 echo "(exit $rc; ID=$channel)"
-show "$bin" send "${cert[@]}" --channel "$channel" Payloads/liveactivity-update.json
+show "$bin" send "${cert[@]}" --channel "$channel" --timestamp now --stale-date 1h Payloads/liveactivity-update.json
 show "$bin" channel list "${cert[@]}" -o json
 show "$bin" channel delete "$channel" --yes "${cert[@]}"
-show "$bin" send "${cert[@]}" --channel "$channel" Payloads/liveactivity-end.json
+show "$bin" send "${cert[@]}" --channel "$channel" --timestamp now --dismissal-date 1h Payloads/liveactivity-end.json
 
 echo
 echo "== 8. What the mock logged (a line when each request arrived, and one when it was answered)"
