@@ -1,7 +1,7 @@
 /// Whether this process's standard input was closed when it started (`<&-`). `OutputSink.reserveStandardDescriptors`
 /// puts a read-only /dev/null on descriptor 0 then, which reads as an empty file: `-` would be judged an empty
 /// payload (65) or an empty credential, where the input is what is missing (66).
-public enum ClosedStandardInput {
+enum ClosedStandardInput {
     private static let closed = LockedValue(false)
 
     /// Called by `reserveStandardDescriptors` when descriptor 0 was closed.
